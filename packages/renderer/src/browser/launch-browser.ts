@@ -1,0 +1,83 @@
+import { existsSync } from "node:fs";
+import puppeteer, { type Browser } from "puppeteer-core";
+
+/** The real binary behind Debian's /usr/bin/chromium-headless-shell wrapper script. */
+const HEADLESS_SHELL_CANDIDATES = [
+  "/usr/lib/chromium/chromium-headless-shell",
+  "/usr/bin/chromium-headless-shell",
+];
+
+export class BrowserNotFoundError extends Error {
+  constructor() {
+    super(
+      "chromium-headless-shell was not found: install it with `sudo apt-get install chromium-headless-shell`" +
+        " or set COMPOSE_BROWSER to a Chromium headless shell binary",
+    );
+  }
+}
+
+export function findBrowserExecutable(): string {
+  const fromEnv = process.env.COMPOSE_BROWSER;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new BrowserNotFoundError();
+    return fromEnv;
+  }
+  const found = HEADLESS_SHELL_CANDIDATES.find((path) => existsSync(path));
+  if (!found) throw new BrowserNotFoundError();
+  return found;
+}
+
+export interface LaunchOptions {
+  /** BeginFrame control: frames are produced only when we ask, which makes capture deterministic. */
+  beginFrameControl: boolean;
+  /** Let Chromium use the host GPU; off gives reproducible software rendering. */
+  gpu: boolean;
+}
+
+/** Flags that keep a headless browser quiet on a machine with no network beyond localhost. */
+const QUIET_FLAGS = [
+  "--no-sandbox",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--disable-breakpad",
+  "--mute-audio",
+  "--hide-scrollbars",
+  "--font-render-hinting=none",
+  "--force-color-profile=srgb",
+  "--disable-background-timer-throttling",
+  "--disable-renderer-backgrounding",
+  "--disable-backgrounding-occluded-windows",
+  "--autoplay-policy=no-user-gesture-required",
+];
+
+const BEGIN_FRAME_FLAGS = [
+  "--deterministic-mode",
+  "--enable-begin-frame-control",
+  "--run-all-compositor-stages-before-draw",
+  "--disable-threaded-animation",
+  "--disable-threaded-scrolling",
+  "--disable-checker-imaging",
+  "--disable-new-content-rendering-timeout",
+  "--disable-image-animation-resync",
+];
+
+export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
+  const args = [...QUIET_FLAGS];
+  if (options.beginFrameControl) args.push(...BEGIN_FRAME_FLAGS);
+  if (!options.gpu) args.push("--disable-gpu");
+  return puppeteer.launch({
+    executablePath: findBrowserExecutable(),
+    headless: "shell",
+    args,
+    defaultViewport: null,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}

@@ -1,0 +1,1 @@
+export { launchBrowser, findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh Debian machine that has only Node.js:
+# system packages, npm dependencies, build. Each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(chromium-headless-shell ffmpeg fonts-dejavu-core fonts-liberation2 fonts-noto-color-emoji)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -q
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm dependencies"
+  npm ci --no-audit --no-fund
+fi
+
+npm run --silent build
