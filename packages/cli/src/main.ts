@@ -1,6 +1,8 @@
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { registerLint } from "./commands/lint.js";
+import { registerRender } from "./commands/render.js";
+import { UsageError } from "./usage-error.js";
 
 const { version } = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
@@ -16,5 +18,18 @@ const program = new Command("compose")
   });
 
 registerLint(program);
+registerRender(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(2);
+  }
+  // Anything else is our fault, not the user's: still one line, with a pointer for reporting it.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message.split("\n")[0]} (unexpected; set COMPOSE_DEBUG=1 for details)\n`);
+  if (process.env.COMPOSE_DEBUG) console.error(error);
+  process.exit(1);
+}

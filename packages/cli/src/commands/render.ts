@@ -1,0 +1,70 @@
+import { Command, Option } from "commander";
+import { resolve } from "node:path";
+import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
+import { render, RenderError, type CaptureMode } from "@compose/renderer";
+import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { renderOptionsFromFlags, type RenderFlags } from "../render/render-flags.js";
+import { createRenderReporter } from "../render/render-reporter.js";
+
+/** Exit code of a process ended by Ctrl-C, as shells report it. */
+const EXIT_INTERRUPTED = 130;
+
+export function registerRender(program: Command): void {
+  program
+    .command("render")
+    .description("Render a composition to a video file or a PNG sequence.")
+    .argument("[path]", "composition directory (its index.html) or HTML file", ".")
+    .option("-o, --output <path>", "output file; a directory for png-sequence (default: renders/<name>.<format>)")
+    .addOption(new Option("-f, --format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`).default(undefined, "mp4"))
+    .addOption(new Option("--fps <fps>", "frames per second: 24, 30 or 60").default(undefined, "30"))
+    .addOption(new Option("--quality <preset>", `encoding preset: ${QUALITY_NAMES.join(", ")}`).default(undefined, "standard"))
+    .option("--crf <n>", "constant rate factor 0-51, overriding the preset (not with --video-bitrate)")
+    .option("--video-bitrate <rate>", "target bitrate such as 5M or 800k (not with --crf)")
+    .addOption(new Option("--workers <n>", "parallel browser workers, 1-8 or auto").default(undefined, "auto"))
+    .option("--max-concurrent-renders <n>", "simultaneous renders in the producer server, 1-10")
+    .option("--gpu", "hardware video encoding when available")
+    .option("--browser-gpu", "let the browser use the host GPU (default in local mode)")
+    .option("--no-browser-gpu", "refuse the host GPU for reproducible capture")
+    .option("--hdr", "force HDR output (mp4 only)")
+    .option("--sdr", "force SDR output")
+    .option("--docker", "container mode, for deterministic output")
+    .option("--quiet", "print only errors and the output path")
+    .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
+    .option("--variables-file <path>", "a JSON file holding variable values")
+    .option("--strict-variables", "treat variable warnings as errors")
+    .action(async (pathArg: string, flags: RenderFlags) => {
+      const options = await renderOptionsFromFlags(flags);
+      const entry = await resolveCompositionEntry(pathArg);
+      const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
+
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once("SIGINT", interrupt);
+      process.once("SIGTERM", interrupt);
+      const report = createRenderReporter({
+        quiet: flags.quiet ?? false,
+        interactive: Boolean(process.stdout.isTTY),
+        out: process.stdout,
+        err: process.stderr,
+      });
+      try {
+        await render(
+          {
+            composition: entry.file,
+            output,
+            options,
+            captureMode: process.env.COMPOSE_CAPTURE_MODE as CaptureMode | undefined,
+            readyTimeoutMs: process.env.COMPOSE_READY_TIMEOUT_MS ? Number(process.env.COMPOSE_READY_TIMEOUT_MS) : undefined,
+          },
+          { onEvent: report, signal: controller.signal },
+        );
+      } catch (error) {
+        if (!(error instanceof RenderError)) throw error;
+        process.stderr.write(`error: ${error.message}\n`);
+        process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
+      } finally {
+        process.off("SIGINT", interrupt);
+        process.off("SIGTERM", interrupt);
+      }
+    });
+}

@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import { validateRenderOptions, type RenderOptions } from "@compose/core";
+import { UsageError } from "../usage-error.js";
+
+/** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
+export interface RenderFlags {
+  output?: string;
+  format?: string;
+  fps?: string;
+  quality?: string;
+  crf?: string;
+  videoBitrate?: string;
+  workers?: string;
+  maxConcurrentRenders?: string;
+  gpu?: boolean;
+  browserGpu?: boolean;
+  hdr?: boolean;
+  sdr?: boolean;
+  docker?: boolean;
+  quiet?: boolean;
+  variables?: string;
+  variablesFile?: string;
+  strictVariables?: boolean;
+}
+
+/** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
+export function flagName(field: string): string {
+  return `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+/** Whole numbers become numbers; anything else stays text so the schema names what is allowed. */
+function numeric(value: string | undefined): number | string | undefined {
+  return value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+}
+
+function parseVariablesJson(text: string, source: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`${source} must be a JSON object mapping variable ids to values`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** --variables-file, then --variables over it: both are the CLI's one layer of values. */
+async function readVariables(flags: RenderFlags): Promise<Record<string, unknown> | undefined> {
+  let fromFile: Record<string, unknown> | undefined;
+  if (flags.variablesFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(flags.variablesFile, "utf8");
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new UsageError(`--variables-file ${flags.variablesFile} cannot be read (${reason})`);
+    }
+    fromFile = parseVariablesJson(text, `--variables-file ${flags.variablesFile}`);
+  }
+  const inline = flags.variables === undefined ? undefined : parseVariablesJson(flags.variables, "--variables");
+  return fromFile || inline ? { ...fromFile, ...inline } : undefined;
+}
+
+/** Turns the flags into validated render options, or a UsageError naming the flag and what it allows. */
+export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
+  const concurrent = numeric(flags.maxConcurrentRenders);
+  if (concurrent !== undefined && !(typeof concurrent === "number" && concurrent >= 1 && concurrent <= 10)) {
+    throw new UsageError(`--max-concurrent-renders must be an integer from 1 to 10 (got ${flags.maxConcurrentRenders})`);
+  }
+  const input = {
+    format: flags.format,
+    fps: numeric(flags.fps),
+    quality: flags.quality,
+    crf: numeric(flags.crf),
+    videoBitrate: flags.videoBitrate,
+    workers: numeric(flags.workers),
+    gpu: flags.gpu,
+    browserGpu: flags.browserGpu,
+    hdr: flags.hdr,
+    sdr: flags.sdr,
+    docker: flags.docker,
+    variables: await readVariables(flags),
+    strictVariables: flags.strictVariables,
+  };
+  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const result = validateRenderOptions(defined, flagName);
+  if (!result.ok) {
+    const { field, problem } = result.problem;
+    const given = (flags as Record<string, unknown>)[field];
+    const got = typeof given === "string" ? ` (got ${given})` : "";
+    throw new UsageError(`${flagName(field)} ${problem}${got}`);
+  }
+  return result.options;
+}

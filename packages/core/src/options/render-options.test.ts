@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { defaultWorkerCount, frameCount, validateRenderOptions } from "./render-options.js";
+
+describe("validateRenderOptions", () => {
+  it("fills SPEC.md's defaults", () => {
+    const result = validateRenderOptions({});
+    expect(result).toEqual({
+      ok: true,
+      options: {
+        format: "mp4", fps: 30, quality: "standard", workers: "auto", gpu: false,
+        hdr: false, sdr: false, docker: false, strictVariables: false,
+      },
+    });
+  });
+
+  it.each([
+    [{ format: "gif" }, "format", "must be one of mp4, mov, webm, png-sequence"],
+    [{ fps: 25 }, "fps", "must be one of 24, 30, 60"],
+    [{ quality: "ultra" }, "quality", "must be one of draft, standard, high"],
+    [{ crf: 52 }, "crf", "must be an integer from 0 to 51"],
+    [{ crf: -1 }, "crf", "must be an integer from 0 to 51"],
+    [{ crf: 1.5 }, "crf", "must be an integer from 0 to 51"],
+    [{ videoBitrate: "fast" }, "videoBitrate", "must be a bitrate such as 5M or 800k"],
+    [{ workers: 0 }, "workers", "must be an integer from 1 to 8, or auto"],
+    [{ workers: 9 }, "workers", "must be an integer from 1 to 8, or auto"],
+    [{ crf: 20, videoBitrate: "5M" }, "crf", "cannot be combined with videoBitrate: choose one"],
+    [{ hdr: true, format: "webm" }, "hdr", "applies to mp4 only, not webm"],
+    [{ hdr: true, sdr: true }, "hdr", "cannot be combined with sdr: choose one"],
+    [{ crf: 20, format: "mov" }, "crf", "applies to mp4 and webm, not mov"],
+    [{ variables: [1] }, "variables", "must be a JSON object mapping variable ids to values"],
+    [{ colour: "red" }, "colour", "is not a render option"],
+  ])("refuses %j", (input, field, problem) => {
+    expect(validateRenderOptions(input)).toEqual({ ok: false, problem: { field, problem } });
+  });
+
+  it("accepts every documented value", () => {
+    for (const format of ["mp4", "mov", "webm", "png-sequence"]) {
+      for (const fps of [24, 30, 60]) {
+        expect(validateRenderOptions({ format, fps }).ok).toBe(true);
+      }
+    }
+    expect(validateRenderOptions({ crf: 0, videoBitrate: undefined }).ok).toBe(true);
+    expect(validateRenderOptions({ videoBitrate: "2.5M", workers: 8 }).ok).toBe(true);
+  });
+});
+
+describe("worker and frame rules", () => {
+  it.each([[8, 4], [12, 4], [4, 2], [2, 1], [1, 1]])("%i cores give %i workers", (cores, workers) => {
+    expect(defaultWorkerCount(cores)).toBe(workers);
+  });
+
+  it("counts round(duration x fps) frames", () => {
+    expect(frameCount(1, 30)).toBe(30);
+    expect(frameCount(0.5, 24)).toBe(12);
+    expect(frameCount(2.01, 60)).toBe(121);
+  });
+});

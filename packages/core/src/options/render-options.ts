@@ -1,0 +1,123 @@
+import { z } from "zod";
+
+export const OUTPUT_FORMATS = ["mp4", "mov", "webm", "png-sequence"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const FRAME_RATES = [24, 30, 60] as const;
+export type FrameRate = (typeof FRAME_RATES)[number];
+
+export const QUALITY_NAMES = ["draft", "standard", "high"] as const;
+export type QualityName = (typeof QUALITY_NAMES)[number];
+
+/** SPEC.md's quality presets: CRF and x264 preset. */
+export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: string }> = {
+  draft: { crf: 28, x264Preset: "ultrafast" },
+  standard: { crf: 18, x264Preset: "medium" },
+  high: { crf: 15, x264Preset: "slow" },
+};
+
+export const MAX_WORKERS = 8;
+
+/** Formats whose output keeps an alpha channel, so the page background must be transparent. */
+export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png-sequence"];
+
+const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
+
+const oneOf = (values: readonly (string | number)[]) => values.join(", ");
+
+/**
+ * The render options shared by the CLI and the producer server. Field names are the JSON names;
+ * the CLI maps each flag to one of them (`--video-bitrate` -> `videoBitrate`).
+ */
+export const renderOptionsSchema = z.strictObject({
+  format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${oneOf(OUTPUT_FORMATS)}` }).default("mp4"),
+  fps: z
+    .union(
+      FRAME_RATES.map((rate) => z.literal(rate)),
+      { error: `must be one of ${oneOf(FRAME_RATES)}` },
+    )
+    .default(30),
+  quality: z.enum(QUALITY_NAMES, { error: `must be one of ${oneOf(QUALITY_NAMES)}` }).default("standard"),
+  crf: z
+    .number({ error: "must be an integer from 0 to 51" })
+    .int({ error: "must be an integer from 0 to 51" })
+    .min(0, { error: "must be an integer from 0 to 51" })
+    .max(51, { error: "must be an integer from 0 to 51" })
+    .optional(),
+  videoBitrate: z
+    .string({ error: "must be a bitrate such as 5M or 800k" })
+    .regex(/^[1-9]\d*(\.\d+)?[kKmM]$/, { error: "must be a bitrate such as 5M or 800k" })
+    .optional(),
+  workers: z
+    .union([z.literal("auto"), z.number().int().min(1).max(MAX_WORKERS)], { error: WORKERS_RULE })
+    .default("auto"),
+  gpu: z.boolean({ error: "must be true or false" }).default(false),
+  browserGpu: z.boolean({ error: "must be true or false" }).optional(),
+  hdr: z.boolean({ error: "must be true or false" }).default(false),
+  sdr: z.boolean({ error: "must be true or false" }).default(false),
+  docker: z.boolean({ error: "must be true or false" }).default(false),
+  variables: z
+    .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
+    .optional(),
+  strictVariables: z.boolean({ error: "must be true or false" }).default(false),
+});
+
+export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;
+export type RenderOptions = z.output<typeof renderOptionsSchema>;
+
+export interface OptionProblem {
+  /** The JSON field name, e.g. `videoBitrate`. */
+  field: string;
+  /** What is wrong, phrased to follow the field's name. */
+  problem: string;
+}
+
+export type OptionsResult = { ok: true; options: RenderOptions } | { ok: false; problem: OptionProblem };
+
+/** Combinations the per-field rules cannot see; `nameOf` names a field as the caller's user knows it. */
+function combinationProblem(options: RenderOptions, nameOf: (field: string) => string): OptionProblem | undefined {
+  const conflict = (field: string, other: string) => ({ field, problem: `cannot be combined with ${nameOf(other)}: choose one` });
+  if (options.crf !== undefined && options.videoBitrate !== undefined) return conflict("crf", "videoBitrate");
+  if (options.hdr && options.sdr) return conflict("hdr", "sdr");
+  if (options.hdr && options.format !== "mp4") return { field: "hdr", problem: `applies to mp4 only, not ${options.format}` };
+  if (options.format === "mov" || options.format === "png-sequence") {
+    const field = options.crf !== undefined ? "crf" : options.videoBitrate !== undefined ? "videoBitrate" : undefined;
+    if (field) return { field, problem: `applies to mp4 and webm, not ${options.format}` };
+  }
+  return undefined;
+}
+
+/** Validates render options, reporting the first problem (one clear line is the rule). */
+export function validateRenderOptions(input: unknown, nameOf: (field: string) => string = (field) => field): OptionsResult {
+  const result = renderOptionsSchema.safeParse(input);
+  if (result.success) {
+    const problem = combinationProblem(result.data, nameOf);
+    return problem ? { ok: false, problem } : { ok: true, options: result.data };
+  }
+  const issue = result.error.issues[0]!;
+  const field = String(issue.path[0] ?? "");
+  // A union reports the failing member's own message; the field's rule is the clearer line.
+  if (field === "workers") return { ok: false, problem: { field, problem: WORKERS_RULE } };
+  if (issue.code === "unrecognized_keys") {
+    return { ok: false, problem: { field: issue.keys[0] ?? "", problem: "is not a render option" } };
+  }
+  return { ok: false, problem: { field, problem: issue.message } };
+}
+
+/** SPEC.md's worker rule: half the cores, capped at 4, at least 1. */
+export function defaultWorkerCount(cores: number): number {
+  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
+}
+
+export function resolveWorkerCount(workers: RenderOptions["workers"], cores: number): number {
+  return workers === "auto" ? defaultWorkerCount(cores) : workers;
+}
+
+/** The number of frames in a composition: round(duration x fps), at least one. */
+export function frameCount(durationSeconds: number, fps: number): number {
+  return Math.max(1, Math.round(durationSeconds * fps));
+}
+
+export function outputExtension(format: OutputFormat): string {
+  return format === "png-sequence" ? "" : `.${format}`;
+}

@@ -1,0 +1,123 @@
+import type { Browser, CDPSession, Page } from "puppeteer-core";
+import type { ComposeBootConfig, CompositionInfo, PageError } from "@compose/runtime";
+import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
+import type { FrameImageFormat } from "../encode/encoder-args.js";
+import { RenderError } from "../render/render-error.js";
+import { runtimeSource } from "./runtime-source.js";
+
+export interface CompositionPageOptions {
+  url: string;
+  width: number;
+  height: number;
+  transparent: boolean;
+  captureMode: CaptureMode;
+  image: FrameImageFormat;
+  boot: ComposeBootConfig;
+  readyTimeoutMs: number;
+}
+
+/** A loaded composition that can be seeked and captured, one frame at a time. */
+export interface CompositionPage {
+  info: CompositionInfo;
+  /** Seeks to `t` seconds and captures that frame. */
+  frameAt(t: number): Promise<Buffer>;
+}
+
+async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
+  if (options.captureMode === "screenshot") return browser.newPage();
+  const session = await browser.target().createCDPSession();
+  const { targetId } = await session.send("Target.createTarget", {
+    url: "about:blank",
+    enableBeginFrameControl: true,
+    width: options.width,
+    height: options.height,
+  });
+  await session.detach();
+  const target = await browser.waitForTarget((candidate) => (candidate as unknown as { _targetId: string })._targetId === targetId);
+  const page = await target.page();
+  if (!page) throw new Error("the browser did not open a page for the composition");
+  return page;
+}
+
+export function describePageError(error: PageError): string {
+  const where = error.source ? ` (${error.source}:${error.line}:${error.column})` : "";
+  return `page script error: ${error.message}${where}`;
+}
+
+async function failOnPageErrors(cdp: CDPSession): Promise<void> {
+  const { result } = await cdp.send("Runtime.evaluate", {
+    expression: "JSON.stringify(window.__compose ? window.__compose.errors : [])",
+    returnByValue: true,
+  });
+  const errors = JSON.parse(String(result.value)) as PageError[];
+  if (errors[0]) throw new RenderError("page-error", describePageError(errors[0]));
+}
+
+/** What a page that never becomes ready is still waiting for, in words. */
+const PENDING_EXPRESSION = `JSON.stringify((() => {
+  const pending = [];
+  if (document.readyState !== "complete") pending.push("the page to finish loading (" + document.readyState + ")");
+  if (document.fonts && document.fonts.status !== "loaded") pending.push("fonts");
+  for (const img of document.images) if (!img.complete) pending.push("image " + img.currentSrc || img.src);
+  return pending;
+})())`;
+
+async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<CompositionInfo> {
+  const ready = cdp.send("Runtime.evaluate", {
+    expression: "window.__compose.ready()",
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  const outcome = await Promise.race([ready, timeout]).finally(() => clearTimeout(timer));
+  if (outcome === "timeout") {
+    const { result } = await cdp.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
+    const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "onSeek or ready promises of the page";
+    throw new RenderError("not-ready", `the composition did not become ready within ${timeoutMs / 1000} s: waiting for ${pending}`);
+  }
+  await failOnPageErrors(cdp);
+  if (outcome.exceptionDetails) {
+    const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
+    throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
+  }
+  return outcome.result.value as CompositionInfo;
+}
+
+export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
+  const page = await createPage(browser, options);
+  const cdp = await page.createCDPSession();
+  await cdp.send("Emulation.setDeviceMetricsOverride", {
+    width: options.width,
+    height: options.height,
+    deviceScaleFactor: 1,
+    mobile: false,
+  });
+  if (options.transparent) {
+    await cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
+  }
+  await page.evaluateOnNewDocument(runtimeSource(options.boot));
+  if (options.captureMode === "beginframe") await cdp.send("HeadlessExperimental.enable");
+  await page.goto(options.url, { waitUntil: "load", timeout: options.readyTimeoutMs });
+  const info = await waitUntilReady(cdp, options.readyTimeoutMs);
+  const capture = createFrameCapturer(cdp, options.captureMode, options.image);
+
+  return {
+    info,
+    async frameAt(t: number): Promise<Buffer> {
+      const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+        // One round trip: seek, then report whether a page script failed meanwhile.
+        expression: `window.__compose.seek(${t}).then(() => window.__compose.errors.length)`,
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (exceptionDetails || result.value !== 0) await failOnPageErrors(cdp);
+      if (exceptionDetails) {
+        throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
+      }
+      return capture();
+    },
+  };
+}

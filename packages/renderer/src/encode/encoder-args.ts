@@ -1,0 +1,114 @@
+import { join } from "node:path";
+import { QUALITY_PRESETS, type OutputFormat, type RenderOptions } from "@compose/core";
+
+/** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
+export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
+
+/** How frames leave the browser for each format: JPEG for opaque H.264, PNG with alpha otherwise. */
+export type FrameImageFormat = "jpeg" | "png";
+
+export function frameImageFormat(format: OutputFormat): FrameImageFormat {
+  return format === "mp4" ? "jpeg" : "png";
+}
+
+/** VP9 speed per quality preset: libvpx's cpu-used plays the role of x264's preset. */
+const VP9_CPU_USED = { draft: 8, standard: 4, high: 2 } as const;
+
+/** ProRes 4444 quantiser per quality preset (lower is higher quality). */
+const PRORES_QSCALE = { draft: 12, standard: 6, high: 3 } as const;
+
+export interface EncodeSettings {
+  format: OutputFormat;
+  fps: number;
+  quality: RenderOptions["quality"];
+  crf?: number | undefined;
+  videoBitrate?: string | undefined;
+}
+
+/** The input half: frames arrive as a stream of images on stdin. */
+export function frameInputArgs(fps: number, image: FrameImageFormat): string[] {
+  return ["-f", "image2pipe", "-framerate", String(fps), "-c:v", image === "jpeg" ? "mjpeg" : "png", "-i", "pipe:0"];
+}
+
+/** The codec half for one format, per SPEC.md's output formats and quality presets. */
+export function videoCodecArgs(settings: EncodeSettings): string[] {
+  const preset = QUALITY_PRESETS[settings.quality];
+  const rate = settings.videoBitrate
+    ? ["-b:v", settings.videoBitrate]
+    : ["-crf", String(settings.crf ?? preset.crf)];
+  switch (settings.format) {
+    case "mp4":
+      return [
+        // Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264.
+        "-vf", "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p",
+        "-c:v", "libx264", "-preset", preset.x264Preset, ...rate,
+        ...(settings.videoBitrate ? ["-maxrate", settings.videoBitrate, "-bufsize", doubleBitrate(settings.videoBitrate)] : []),
+        "-pix_fmt", "yuv420p",
+        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+      ];
+    case "webm":
+      return [
+        "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", ...rate,
+        ...(settings.videoBitrate ? [] : ["-b:v", "0"]),
+        "-deadline", "good", "-cpu-used", String(VP9_CPU_USED[settings.quality]), "-row-mt", "1",
+        // Alternate reference frames are not supported together with an alpha channel.
+        "-auto-alt-ref", "0",
+      ];
+    case "mov":
+      return [
+        "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le",
+        "-qscale:v", String(PRORES_QSCALE[settings.quality]), "-vendor", "apl0",
+      ];
+    case "png-sequence":
+      // Chromium writes RGB when a frame happens to be opaque; the sequence is RGBA throughout.
+      return ["-c:v", "png", "-pix_fmt", "rgba"];
+  }
+}
+
+function doubleBitrate(bitrate: string): string {
+  const unit = bitrate.slice(-1);
+  return `${Number(bitrate.slice(0, -1)) * 2}${unit}`;
+}
+
+/** Container flags for the file a user receives: mp4 and mov start playing before fully downloaded. */
+export function containerArgs(format: OutputFormat): string[] {
+  return format === "mp4" || format === "mov" ? ["-movflags", "+faststart"] : [];
+}
+
+/** Where one encoder writes: a whole file, a chunk to be joined, or frames of a sequence from `firstFrame` on. */
+export type EncodeTarget =
+  | { kind: "file"; path: string }
+  | { kind: "chunk"; path: string }
+  | { kind: "sequence"; directory: string; firstFrame: number };
+
+function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {
+  switch (target.kind) {
+    case "file":
+      return [...containerArgs(format), target.path];
+    case "chunk":
+      return [target.path];
+    case "sequence":
+      return ["-start_number", String(target.firstFrame), "-f", "image2", join(target.directory, SEQUENCE_FRAME_PATTERN)];
+  }
+}
+
+/** Full argument list for encoding a frame stream. */
+export function encodeArgs(settings: EncodeSettings, target: EncodeTarget): string[] {
+  return [
+    "-hide_banner", "-loglevel", "error", "-y",
+    ...frameInputArgs(settings.fps, frameImageFormat(settings.format)),
+    ...videoCodecArgs(settings),
+    "-r", String(settings.fps),
+    ...targetArgs(settings.format, target),
+  ];
+}
+
+/** Joins chunks encoded with identical settings, without re-encoding. */
+export function concatArgs(listFile: string, format: OutputFormat, output: string): string[] {
+  return [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-f", "concat", "-safe", "0", "-i", listFile,
+    "-c", "copy", ...containerArgs(format),
+    output,
+  ];
+}

@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { RenderError } from "../render/render-error.js";
+
+const FFMPEG_MISSING =
+  "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";
+
+export function ffmpegPath(): string {
+  return process.env.COMPOSE_FFMPEG || "ffmpeg";
+}
+
+/** Keeps the tail of ffmpeg's log for the error line; the head is rarely the reason. */
+function collectStderr(child: ChildProcess): () => string {
+  let text = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    text = (text + chunk).slice(-4000);
+  });
+  return () => text.trim().split("\n").filter(Boolean).slice(-1)[0] ?? "";
+}
+
+function exitError(code: number | null, signal: NodeJS.Signals | null, lastLine: string): RenderError {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  return new RenderError("encode-failed", `ffmpeg ${how}${lastLine ? `: ${lastLine}` : ""}`);
+}
+
+function spawnFfmpeg(args: string[], stdin: "pipe" | "ignore"): ChildProcess {
+  return spawn(ffmpegPath(), args, { stdio: [stdin, "ignore", "pipe"] });
+}
+
+function waitForExit(child: ChildProcess, lastLine: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new RenderError("ffmpeg-missing", FFMPEG_MISSING) : error),
+    );
+    child.once("close", (code, signal) => (code === 0 ? resolve() : reject(exitError(code, signal, lastLine()))));
+  });
+}
+
+/** Runs ffmpeg to completion (for steps that read files, such as joining chunks). */
+export async function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
+  const child = spawnFfmpeg(args, "ignore");
+  const kill = () => child.kill("SIGKILL");
+  signal?.addEventListener("abort", kill, { once: true });
+  try {
+    await waitForExit(child, collectStderr(child));
+  } finally {
+    signal?.removeEventListener("abort", kill);
+  }
+}
+
+/** An ffmpeg process that encodes the images written to it. */
+export class FrameEncoder {
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<void>;
+  private failure: Error | undefined;
+
+  constructor(args: string[]) {
+    this.child = spawnFfmpeg(args, "pipe");
+    this.exited = waitForExit(this.child, collectStderr(this.child));
+    this.exited.catch((error: Error) => {
+      this.failure = error;
+    });
+    // A write after ffmpeg died reports EPIPE; the exit error is the one worth showing.
+    this.child.stdin?.on("error", () => undefined);
+  }
+
+  /** Resolves when ffmpeg has taken the frame, so a fast browser cannot fill memory with frames. */
+  async write(image: Buffer): Promise<void> {
+    if (this.failure) throw this.failure;
+    const stdin = this.child.stdin!;
+    if (!stdin.write(image)) {
+      await Promise.race([once(stdin, "drain"), this.exited]);
+      if (this.failure) throw this.failure;
+    }
+  }
+
+  async finish(): Promise<void> {
+    this.child.stdin?.end();
+    await this.exited;
+  }
+
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Where a render writes before it succeeds. Nothing appears at the output path until commit(),
+ * so a failed or cancelled render never leaves a half-written file behind.
+ */
+export interface StagedOutput {
+  /** The file or directory to write into now. */
+  path: string;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+async function stagingDirectory(output: string): Promise<string> {
+  await mkdir(dirname(output), { recursive: true });
+  // Beside the output, so the final rename stays on one file system.
+  return mkdtemp(join(dirname(output), `.${basename(output)}.partial-`));
+}
+
+export async function stageFile(output: string): Promise<StagedOutput> {
+  const dir = await stagingDirectory(output);
+  const path = join(dir, basename(output));
+  return {
+    path,
+    async commit() {
+      await rename(path, output);
+      await rm(dir, { recursive: true, force: true });
+    },
+    discard: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A directory output (png-sequence): an existing directory keeps its other files, ours are replaced. */
+export async function stageDirectory(output: string): Promise<StagedOutput> {
+  const dir = await stagingDirectory(output);
+  return {
+    path: dir,
+    async commit() {
+      await mkdir(output, { recursive: true });
+      const stale = (await readdir(output)).filter((name) => /^frame_\d+\.png$/.test(name) || name === "audio.aac");
+      await Promise.all(stale.map((name) => rm(join(output, name), { force: true })));
+      for (const name of await readdir(dir)) await rename(join(dir, name), join(output, name));
+      await rm(dir, { recursive: true, force: true });
+    },
+    discard: () => rm(dir, { recursive: true, force: true }),
+  };
+}

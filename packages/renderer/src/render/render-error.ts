@@ -1,0 +1,29 @@
+export type RenderErrorCode =
+  | "invalid-composition"
+  | "invalid-variables"
+  | "browser-missing"
+  | "browser-crashed"
+  | "ffmpeg-missing"
+  | "encode-failed"
+  | "page-error"
+  | "not-ready"
+  | "cancelled";
+
+/** A failure the user can act on: its message is the one line they see. */
+export class RenderError extends Error {
+  constructor(
+    readonly code: RenderErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RenderError";
+  }
+}
+
+export function cancelledError(): RenderError {
+  return new RenderError("cancelled", "render cancelled");
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError();
+}
