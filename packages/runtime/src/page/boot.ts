@@ -1,1 +1,55 @@
-export {};
+import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo } from "../api.js";
+import { AnimationFrames } from "./animation-frames.js";
+import { installVirtualDateAndPerformance } from "./date-and-performance.js";
+import { createTimelineRegistry } from "./gsap-timelines.js";
+import { collectPageErrors } from "./page-errors.js";
+import { compositionReady } from "./readiness.js";
+import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
+import { Seeker } from "./seek.js";
+import { VirtualTimers } from "./timers.js";
+import { createVariableReader } from "./variables.js";
+import { VirtualClock } from "./virtual-clock.js";
+import { WebAnimationSync } from "./web-animations.js";
+
+declare global {
+  interface Window {
+    __compose?: ComposeApi;
+    __composeBoot?: ComposeBoot;
+  }
+}
+
+/**
+ * Installs the runtime in this frame. It must run before the page's scripts, which is why the
+ * renderer injects the bundle and this call together with evaluateOnNewDocument.
+ */
+function boot(config: ComposeBootConfig = {}): ComposeApi {
+  if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
+  const errors = collectPageErrors();
+  const clock = new VirtualClock();
+  installVirtualDateAndPerformance(clock);
+  installSeededRandom(config.seed ?? DEFAULT_SEED);
+  const timers = new VirtualTimers(clock);
+  timers.install();
+  const frames = new AnimationFrames();
+  frames.install();
+  const animations = new WebAnimationSync(clock);
+  animations.install();
+  createTimelineRegistry();
+
+  const seeker = new Seeker(timers, frames, animations);
+  let readiness: Promise<CompositionInfo> | undefined;
+  const api: ComposeApi = Object.freeze({
+    getVariables: createVariableReader(config.variables),
+    seek: (t: number) => seeker.seek(t),
+    onSeek: (fn: (t: number) => void | Promise<void>) => seeker.onSeek(fn),
+    ready: () => (readiness ??= compositionReady(timers)),
+    get errors() {
+      return [...errors];
+    },
+  });
+  Object.defineProperty(window, "__compose", { value: api, enumerable: true });
+  return api;
+}
+
+// Injecting the bundle twice into one frame must not install a second boot.
+if (!window.__composeBoot) Object.defineProperty(window, "__composeBoot", { value: boot });

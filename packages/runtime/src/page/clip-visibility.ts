@@ -1,0 +1,36 @@
+import type { TimedElement } from "./timed-elements.js";
+
+const HIDDEN_ATTRIBUTE = "data-compose-hidden";
+
+// Visibility, not display, so hiding a clip never changes layout; !important on the subtree so
+// that inline styles an author animates cannot show a clip outside its window.
+const hiddenClipSheet = new CSSStyleSheet();
+hiddenClipSheet.replaceSync(
+  `[${HIDDEN_ATTRIBUTE}], [${HIDDEN_ATTRIBUTE}] * { visibility: hidden !important; }`,
+);
+
+/** Starts and ends come from sums like `intro + 0.5`; a frame time 1 µs short of one still counts. */
+const TOLERANCE_S = 1e-6;
+
+/**
+ * Shows each clip during [start, start + duration) (with no duration, from start on) and hides it,
+ * subtree included, outside. <video> and <audio> are left to the renderer, which draws their
+ * frames and mixes their sound itself. A clip whose start cannot be resolved stays visible.
+ */
+export function applyClipVisibility(clips: readonly TimedElement[], t: number): void {
+  if (!document.adoptedStyleSheets.includes(hiddenClipSheet)) {
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, hiddenClipSheet];
+  }
+  const hidden = new Set<Element>();
+  for (const { element, timing } of clips) {
+    if (element instanceof HTMLMediaElement || timing === undefined) continue;
+    const started = t >= timing.start - TOLERANCE_S;
+    const ended = timing.end !== undefined && t >= timing.end - TOLERANCE_S;
+    if (!started || ended) hidden.add(element);
+  }
+  // Clips that lost their data-start since the last seek must not stay hidden.
+  for (const element of document.querySelectorAll(`[${HIDDEN_ATTRIBUTE}]`)) {
+    if (!hidden.has(element)) element.removeAttribute(HIDDEN_ATTRIBUTE);
+  }
+  for (const element of hidden) element.setAttribute(HIDDEN_ATTRIBUTE, "");
+}

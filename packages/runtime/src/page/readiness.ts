@@ -1,0 +1,46 @@
+import { compositionDuration } from "@compose/core";
+import type { CompositionInfo } from "../api.js";
+import { findCompositionRoot, numberAttribute } from "./composition-root.js";
+import { frameAssetsReady } from "./frame-assets.js";
+import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
+import { readTimedElements } from "./timed-elements.js";
+import type { VirtualTimers } from "./timers.js";
+
+/**
+ * Waits until the page is ready to be seeked, then describes the composition. Timers with no
+ * delay run at composition time 0 like any other due timer; timers with a delay wait for a seek,
+ * because the clock does not move by itself, so nothing here waits on them.
+ */
+export async function compositionReady(timers: VirtualTimers): Promise<CompositionInfo> {
+  await loaded();
+  await timers.runDue();
+  await frameAssetsReady();
+  // Font and image events may have scheduled more zero-delay work.
+  await timers.runDue();
+  letGsapTickerFollowTheClock();
+  return describeComposition();
+}
+
+function loaded(): Promise<void> {
+  if (document.readyState === "complete") return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
+}
+
+function describeComposition(): CompositionInfo {
+  const root = findCompositionRoot();
+  if (!root) throw new Error("the page has no composition element: give one element data-composition-id, data-width and data-height");
+  const name = root.getAttribute("data-composition-id");
+  const width = numberAttribute(root, "data-width");
+  const height = numberAttribute(root, "data-height");
+  if (width === undefined || height === undefined || width <= 0 || height <= 0) {
+    throw new Error(`composition "${name}" needs data-width and data-height as positive numbers of pixels`);
+  }
+  const { elements, errors } = readTimedElements(root);
+  const declared = numberAttribute(root, "data-duration");
+  // Core's parser ignores a declared duration that is not above 0; so does the runtime.
+  const duration = compositionDuration(
+    declared !== undefined && declared > 0 ? declared : undefined,
+    elements.map((element) => element.timing),
+  );
+  return { width, height, duration, timingErrors: errors };
+}

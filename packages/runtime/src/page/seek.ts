@@ -1,0 +1,69 @@
+import type { AnimationFrames } from "./animation-frames.js";
+import { applyClipVisibility } from "./clip-visibility.js";
+import { findCompositionRoot } from "./composition-root.js";
+import { frameAssetsReady } from "./frame-assets.js";
+import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
+import { readTimedElements } from "./timed-elements.js";
+import type { VirtualTimers } from "./timers.js";
+import type { WebAnimationSync } from "./web-animations.js";
+
+type SeekHandler = (t: number) => void | Promise<void>;
+
+/**
+ * seek(t): brings the page to its state at t seconds. Everything that can be computed from t
+ * alone (GSAP timelines, Web Animations, clip visibility, rAF code that uses its timestamp) gives
+ * the same frame whatever the order of seeks. Timers can only move forward: see VirtualTimers.
+ */
+export class Seeker {
+  readonly #timers: VirtualTimers;
+  readonly #frames: AnimationFrames;
+  readonly #animations: WebAnimationSync;
+  readonly #handlers = new Set<SeekHandler>();
+  #previous: Promise<unknown> = Promise.resolve();
+
+  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync) {
+    this.#timers = timers;
+    this.#frames = frames;
+    this.#animations = animations;
+  }
+
+  onSeek(handler: SeekHandler): () => void {
+    if (typeof handler !== "function") throw new TypeError("onSeek(fn) needs a function");
+    this.#handlers.add(handler);
+    return () => this.#handlers.delete(handler);
+  }
+
+  seek(t: number): Promise<void> {
+    if (typeof t !== "number" || !Number.isFinite(t) || t < 0) {
+      return Promise.reject(new RangeError(`seek(t) needs a time in seconds, 0 or more; got ${String(t)}`));
+    }
+    // One seek at a time: two interleaved seeks would fire timers and move the clock in turns.
+    const seek = this.#previous.then(() => this.#seek(t));
+    this.#previous = seek.catch(() => undefined);
+    return seek;
+  }
+
+  async #seek(t: number): Promise<void> {
+    // Rounded to whole microseconds (browsers coarsen performance.now too): frame 969 at 30 fps
+    // would otherwise be 32299.999999999996 ms and miss a timer due at 32300 ms.
+    const ms = Math.round(t * 1e6) / 1e3;
+    letGsapTickerFollowTheClock();
+    await this.#timers.advanceTo(ms);
+    this.#frames.run(ms);
+    // Also lets the microtasks of the frame's callbacks settle.
+    await this.#timers.runDue();
+    this.#applyState(t);
+    await Promise.all(Array.from(this.#handlers, async (handler) => handler(t)));
+    await frameAssetsReady();
+    await this.#timers.runDue();
+    // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
+    this.#applyState(t);
+  }
+
+  #applyState(t: number): void {
+    seekRegisteredTimelines(t);
+    this.#animations.seek();
+    const root = findCompositionRoot();
+    if (root) applyClipVisibility(readTimedElements(root).elements, t);
+  }
+}
