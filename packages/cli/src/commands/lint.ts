@@ -1,4 +1,11 @@
 import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { dirname, relative } from "node:path";
+import { lintProject } from "@compose/core";
+import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
+import { readCompositionFile } from "../project/read-composition-file.js";
+import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { createSubCompositionResolver } from "../project/resolve-sub-composition.js";
 
 export function registerLint(program: Command): void {
   program
@@ -6,7 +13,20 @@ export function registerLint(program: Command): void {
     .description("Check a composition's variable declarations, timing and sub-compositions.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--json", "print the findings as JSON")
-    .action(() => {
-      process.stdout.write("lint: not implemented yet\n");
+    .action(async (pathArg: string, options: { json?: boolean }) => {
+      // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
+      const entry = resolveCompositionEntry(pathArg);
+      // Work with paths relative to the current directory so findings and messages print as the user sees them.
+      const entryFile = relative(process.cwd(), entry.file);
+      const files: string[] = [];
+      const load = async (file: string): Promise<string | undefined> => {
+        if (!existsSync(file)) return undefined;
+        const html = await readCompositionFile(file);
+        files.push(file);
+        return html;
+      };
+      const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)));
+      process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
+      process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;
     });
 }

@@ -1,9 +1,9 @@
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
-import { render, RenderError, type CaptureMode } from "@compose/renderer";
+import { render, RenderError } from "@compose/renderer";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { renderOptionsFromFlags, type RenderFlags } from "../render/render-flags.js";
+import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
@@ -34,6 +34,7 @@ export function registerRender(program: Command): void {
     .option("--strict-variables", "treat variable warnings as errors")
     .action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags(flags);
+      const settings = renderSettingsFromEnvironment(process.env);
       const entry = await resolveCompositionEntry(pathArg);
       const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
 
@@ -53,8 +54,7 @@ export function registerRender(program: Command): void {
             composition: entry.file,
             output,
             options,
-            captureMode: process.env.COMPOSE_CAPTURE_MODE as CaptureMode | undefined,
-            readyTimeoutMs: process.env.COMPOSE_READY_TIMEOUT_MS ? Number(process.env.COMPOSE_READY_TIMEOUT_MS) : undefined,
+            ...settings,
           },
           { onEvent: report, signal: controller.signal },
         );

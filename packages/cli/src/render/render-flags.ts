@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { validateRenderOptions, type RenderOptions } from "@compose/core";
+import type { CaptureMode } from "@compose/renderer";
 import { UsageError } from "../usage-error.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
@@ -87,10 +88,29 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);
   if (!result.ok) {
-    const { field, problem } = result.problem;
-    const given = (flags as Record<string, unknown>)[field];
-    const got = typeof given === "string" ? ` (got ${given})` : "";
+    const { field, problem, value } = result.problem;
+    const got = value === undefined ? "" : ` (got ${typeof value === "string" ? value : JSON.stringify(value)})`;
     throw new UsageError(`${flagName(field)} ${problem}${got}`);
   }
   return result.options;
+}
+
+/** Settings for unusual machines and for tests, read from the environment rather than flags. */
+export function renderSettingsFromEnvironment(env: NodeJS.ProcessEnv): { captureMode?: CaptureMode; readyTimeoutMs?: number } {
+  const settings: { captureMode?: CaptureMode; readyTimeoutMs?: number } = {};
+  const mode = env.COMPOSE_CAPTURE_MODE;
+  if (mode !== undefined && mode !== "") {
+    if (mode !== "beginframe" && mode !== "screenshot") {
+      throw new UsageError(`COMPOSE_CAPTURE_MODE must be beginframe or screenshot (got ${mode})`);
+    }
+    settings.captureMode = mode;
+  }
+  const timeout = env.COMPOSE_READY_TIMEOUT_MS;
+  if (timeout !== undefined && timeout !== "") {
+    if (!/^\d+$/.test(timeout) || Number(timeout) < 1) {
+      throw new UsageError(`COMPOSE_READY_TIMEOUT_MS must be a positive whole number of milliseconds (got ${timeout})`);
+    }
+    settings.readyTimeoutMs = Number(timeout);
+  }
+  return settings;
 }

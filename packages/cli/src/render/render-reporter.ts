@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import { isAbsolute, relative } from "node:path";
 import type { RenderEvent } from "@compose/renderer";
 
 export interface ReporterOptions {
@@ -7,6 +8,12 @@ export interface ReporterOptions {
   interactive: boolean;
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
+}
+
+/** Paths under the current directory print as the user would type them. */
+function displayPath(path: string): string {
+  const fromHere = relative(process.cwd(), path);
+  return fromHere && !fromHere.startsWith("..") && !isAbsolute(fromHere) ? fromHere : path;
 }
 
 export function formatBytes(bytes: number): string {
@@ -73,12 +80,12 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
       case "finished":
         stopBar();
         if (options.quiet) {
-          out.write(`${event.output}\n`);
+          out.write(`${displayPath(event.output)}\n`);
           return;
         }
         out.write(`Captured ${event.frames} frames in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
         out.write(
-          `Output: ${event.output} (${event.durationSeconds.toFixed(2)} s, ${event.width}x${event.height}, ${formatBytes(event.sizeBytes)})\n`,
+          `Output: ${displayPath(event.output)} (${event.durationSeconds.toFixed(2)} s, ${event.width}x${event.height}, ${formatBytes(event.sizeBytes)})\n`,
         );
         return;
     }

@@ -33,6 +33,7 @@ export class BrowserPool {
     this.closing = true;
     await Promise.all(this.browsers.map((browser) => closeBrowser(browser)));
     this.browsers.length = 0;
+    this.closing = false;
   }
 
   /** Immediate stop, for cancellation: pending CDP calls fail at once. */

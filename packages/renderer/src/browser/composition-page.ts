@@ -58,26 +58,26 @@ const PENDING_EXPRESSION = `JSON.stringify((() => {
   const pending = [];
   if (document.readyState !== "complete") pending.push("the page to finish loading (" + document.readyState + ")");
   if (document.fonts && document.fonts.status !== "loaded") pending.push("fonts");
-  for (const img of document.images) if (!img.complete) pending.push("image " + img.currentSrc || img.src);
+  for (const img of document.images) if (!img.complete) pending.push("image " + (img.currentSrc || img.src));
   return pending;
 })())`;
 
-async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<CompositionInfo> {
-  const ready = cdp.send("Runtime.evaluate", {
-    expression: "window.__compose.ready()",
-    awaitPromise: true,
-    returnByValue: true,
-  });
+/** Evaluates an expression whose promise the page may never settle; a timeout names what is pending. */
+async function evaluateWithin(cdp: CDPSession, expression: string, timeoutMs: number, what: string) {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
   });
-  const outcome = await Promise.race([ready, timeout]).finally(() => clearTimeout(timer));
-  if (outcome === "timeout") {
-    const { result } = await cdp.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
-    const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "onSeek or ready promises of the page";
-    throw new RenderError("not-ready", `the composition did not become ready within ${timeoutMs / 1000} s: waiting for ${pending}`);
-  }
+  const evaluation = cdp.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  const outcome = await Promise.race([evaluation, timeout]).finally(() => clearTimeout(timer));
+  if (outcome !== "timeout") return outcome;
+  const { result } = await cdp.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
+  const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "promises handed to __compose.onSeek";
+  throw new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
+}
+
+async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<CompositionInfo> {
+  const outcome = await evaluateWithin(cdp, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
   await failOnPageErrors(cdp);
   if (outcome.exceptionDetails) {
     const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
@@ -107,12 +107,13 @@ export async function openCompositionPage(browser: Browser, options: Composition
   return {
     info,
     async frameAt(t: number): Promise<Buffer> {
-      const { result, exceptionDetails } = await cdp.send("Runtime.evaluate", {
+      const { result, exceptionDetails } = await evaluateWithin(
+        cdp,
         // One round trip: seek, then report whether a page script failed meanwhile.
-        expression: `window.__compose.seek(${t}).then(() => window.__compose.errors.length)`,
-        awaitPromise: true,
-        returnByValue: true,
-      });
+        `window.__compose.seek(${t}).then(() => window.__compose.errors.length)`,
+        options.readyTimeoutMs,
+        `the frame at ${t.toFixed(3)} s was not ready`,
+      );
       if (exceptionDetails || result.value !== 0) await failOnPageErrors(cdp);
       if (exceptionDetails) {
         throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);

@@ -94,20 +94,20 @@ function checkDimensions(composition: LoadedComposition, options: RenderOptions)
   }
 }
 
-async function openPages(
+async function openPagesIn(
+  mode: CaptureMode,
   request: RenderRequest,
   composition: LoadedComposition,
   workers: number,
   pool: BrowserPool,
   baseUrl: string,
-): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
+): Promise<CompositionPage[]> {
   const { options } = request;
-  const mode = request.captureMode ?? "beginframe";
   const browsers = await pool.launch(workers, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
   });
-  const pages = await Promise.all(
+  return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
         url: baseUrl + encodeURIComponent(basename(composition.file)),
@@ -121,7 +121,34 @@ async function openPages(
       }),
     ),
   );
-  return { pages, mode };
+}
+
+/** True when the browser lacks BeginFrame control (not the headless shell), so screenshots must do. */
+function beginFrameUnsupported(error: unknown): boolean {
+  return !(error instanceof RenderError) && /HeadlessExperimental|BeginFrame/i.test(String(error));
+}
+
+async function openPages(
+  request: RenderRequest,
+  composition: LoadedComposition,
+  workers: number,
+  pool: BrowserPool,
+  baseUrl: string,
+  emit: (event: RenderEvent) => void,
+): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
+  const mode = request.captureMode ?? "beginframe";
+  try {
+    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl), mode };
+  } catch (error) {
+    if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
+    await pool.closeAll();
+    emit({
+      type: "warning",
+      code: "screenshot-capture",
+      message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
+    });
+    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl), mode: "screenshot" };
+  }
 }
 
 async function captureRange(
@@ -162,7 +189,7 @@ async function runRender(
   cleanups.push(() => server.close());
 
   const workers = resolveWorkerCount(options.workers, availableParallelism());
-  const { pages, mode } = await openPages(request, composition, workers, pool, server.baseUrl);
+  const { pages, mode } = await openPages(request, composition, workers, pool, server.baseUrl, emit);
   const { info } = pages[0]!;
   if (info.duration === undefined) {
     throw new RenderError(

@@ -1,0 +1,22 @@
+import type { LintFinding } from "@compose/core";
+
+/** One line per finding, `file:line:col  severity  code  message`, then a summary line. */
+export function formatLintText(findings: LintFinding[], files: string[]): string {
+  const lines = findings.map((f) => `${f.file}:${f.line}:${f.column}  ${f.severity}  ${f.code}  ${f.message}`);
+  const { errors, warnings } = countSeverities(findings);
+  lines.push(`${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(files.length, "file")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function formatLintJson(findings: LintFinding[], files: string[]): string {
+  return `${JSON.stringify({ files, ...countSeverities(findings), findings }, null, 2)}\n`;
+}
+
+export function countSeverities(findings: LintFinding[]): { errors: number; warnings: number } {
+  const errors = findings.filter((finding) => finding.severity === "error").length;
+  return { errors, warnings: findings.length - errors };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

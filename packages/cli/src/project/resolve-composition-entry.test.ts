@@ -1,0 +1,40 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UsageError } from "../usage-error.js";
+import { resolveCompositionEntry } from "./resolve-composition-entry.js";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "compose-entry-"));
+  await mkdir(join(dir, "promo"));
+  await writeFile(join(dir, "promo", "index.html"), "");
+  await writeFile(join(dir, "promo", "card.html"), "");
+  await mkdir(join(dir, "empty"));
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe("resolveCompositionEntry", () => {
+  it("takes a directory's index.html and names it after the directory", () => {
+    expect(resolveCompositionEntry(join(dir, "promo"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
+  });
+
+  it("names an index.html file after its directory", () => {
+    expect(resolveCompositionEntry(join(dir, "promo", "index.html"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
+  });
+
+  it("names another HTML file after itself", () => {
+    expect(resolveCompositionEntry(join(dir, "promo", "card.html"))).toEqual({ file: join(dir, "promo", "card.html"), name: "card" });
+  });
+
+  it.each([
+    ["missing", "does not exist; give a composition directory (with an index.html) or an HTML file"],
+    ["empty", "is a directory without an index.html; give a composition directory (with an index.html) or an HTML file"],
+  ])("refuses a %s path with a UsageError", (name, message) => {
+    const path = join(dir, name);
+    expect(() => resolveCompositionEntry(path)).toThrow(new UsageError(`${path} ${message}`));
+  });
+});
