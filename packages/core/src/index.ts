@@ -1,1 +1,80 @@
-export {};
+export { parseJson, MAX_JSON_DEPTH, type JsonValue, type JsonParseResult, type JsonSyntaxError } from "./json/parse-json.js";
+export { createLineIndex, type LineColumn } from "./text/line-index.js";
+
+export { parseStartExpression, type StartExpression } from "./timing/start-expression.js";
+export {
+  resolveTiming,
+  compositionDuration,
+  type TimingInput,
+  type ResolvedTiming,
+  type TimingError,
+  type TimingErrorCode,
+} from "./timing/resolve-timing.js";
+
+export {
+  VARIABLE_TYPES,
+  type CompositionVariable,
+  type StringVariable,
+  type NumberVariable,
+  type ColorVariable,
+  type BooleanVariable,
+  type EnumVariable,
+  type EnumOption,
+  type VariableType,
+  type VariableValues,
+} from "./variables/types.js";
+export { parseVariableDeclarations, type DeclarationFinding, type DeclarationFindingCode } from "./variables/parse-declarations.js";
+export { parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
+export { validateVariableValues, type VariableIssue } from "./variables/validate-values.js";
+export { resolveVariableValues } from "./variables/resolve-values.js";
+
+export { parseComposition } from "./html/parse-composition.js";
+export type {
+  ParsedComposition,
+  CompositionRoot,
+  TimedElement,
+  TimedElementKind,
+  SubCompositionHost,
+  VariableValuesAttribute,
+  AttributeText,
+  MediaReference,
+  CompositionProblem,
+  CompositionProblemCode,
+  SourceLocation,
+} from "./html/types.js";
+
+export { resolveCompositionTiming, type CompositionTiming } from "./metadata/resolve-composition-timing.js";
+export {
+  extractCompositionMetadata,
+  type CompositionMetadata,
+  type CompositionInstance,
+  type CompositionMedia,
+} from "./metadata/extract-metadata.js";
+
+export { LINT_CODES, type LintCode, type LintSeverity } from "./lint/codes.js";
+export type { LintFinding } from "./lint/types.js";
+export type { EmbeddedComposition } from "./lint/rules/rule.js";
+export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
+export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
+
+export {
+  renderOptionsSchema,
+  validateRenderOptions,
+  defaultWorkerCount,
+  resolveWorkerCount,
+  frameCount,
+  outputExtension,
+  OUTPUT_FORMATS,
+  FRAME_RATES,
+  QUALITY_NAMES,
+  QUALITY_PRESETS,
+  TRANSPARENT_FORMATS,
+  MAX_WORKERS,
+  type OutputFormat,
+  type FrameRate,
+  type QualityName,
+  type RenderOptions,
+  type RenderOptionsInput,
+  type OptionProblem,
+  type OptionsResult,
+} from "./options/render-options.js";

@@ -30,7 +30,17 @@ describe("validateRenderOptions", () => {
     [{ variables: [1] }, "variables", "must be a JSON object mapping variable ids to values"],
     [{ colour: "red" }, "colour", "is not a render option"],
   ])("refuses %j", (input, field, problem) => {
-    expect(validateRenderOptions(input)).toEqual({ ok: false, problem: { field, problem } });
+    const result = validateRenderOptions(input);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect([result.problem.field, result.problem.problem]).toEqual([field, problem]);
+  });
+
+  it("names the rejected value, and the other field of a conflict as the caller calls it", () => {
+    expect(validateRenderOptions({ fps: 25 })).toEqual({ ok: false, problem: { field: "fps", problem: "must be one of 24, 30, 60", value: 25 } });
+    expect(validateRenderOptions({ crf: 20, videoBitrate: "5M" }, (field) => `<${field}>`)).toEqual({
+      ok: false,
+      problem: { field: "crf", problem: "cannot be combined with <videoBitrate>: choose one" },
+    });
   });
 
   it("accepts every documented value", () => {

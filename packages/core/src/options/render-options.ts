@@ -70,6 +70,8 @@ export interface OptionProblem {
   field: string;
   /** What is wrong, phrased to follow the field's name. */
   problem: string;
+  /** The rejected value, when one value alone is wrong (not a combination). */
+  value?: unknown;
 }
 
 export type OptionsResult = { ok: true; options: RenderOptions } | { ok: false; problem: OptionProblem };
@@ -96,12 +98,12 @@ export function validateRenderOptions(input: unknown, nameOf: (field: string) =>
   }
   const issue = result.error.issues[0]!;
   const field = String(issue.path[0] ?? "");
-  // A union reports the failing member's own message; the field's rule is the clearer line.
-  if (field === "workers") return { ok: false, problem: { field, problem: WORKERS_RULE } };
+  const value = (input as Record<string, unknown>)[field];
   if (issue.code === "unrecognized_keys") {
     return { ok: false, problem: { field: issue.keys[0] ?? "", problem: "is not a render option" } };
   }
-  return { ok: false, problem: { field, problem: issue.message } };
+  // A union reports the failing member's own message; the field's rule is the clearer line.
+  return { ok: false, problem: { field, problem: field === "workers" ? WORKERS_RULE : issue.message, value } };
 }
 
 /** SPEC.md's worker rule: half the cores, capped at 4, at least 1. */

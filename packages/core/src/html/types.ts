@@ -1,0 +1,101 @@
+import type { CompositionVariable, VariableValues } from "../variables/types.js";
+import type { DeclarationFinding } from "../variables/parse-declarations.js";
+import type { ValuesFinding } from "../variables/parse-values.js";
+
+export interface SourceLocation {
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  /** 0-based index into the HTML text. */
+  offset: number;
+}
+
+export interface AttributeText {
+  name: string;
+  /** The attribute value after character references are decoded. */
+  text: string;
+  /** Where the attribute starts. */
+  loc: SourceLocation;
+  /**
+   * Offset in the HTML of the value's first character, when the source spells the value literally
+   * (no character references, no CRLF), so that an offset inside the value maps to the file.
+   */
+  valueOffset: number | undefined;
+}
+
+export type TimedElementKind = "clip" | "video" | "audio" | "img" | "host";
+
+export interface TimedElement {
+  /** The id attribute; for a sub-composition host, its data-composition-id (the instance id). */
+  id: string | undefined;
+  kind: TimedElementKind;
+  tagName: string;
+  /** Raw data-start text; undefined means 0. */
+  start: string | undefined;
+  /** data-duration in seconds; undefined when absent or invalid. */
+  duration: number | undefined;
+  track: number | undefined;
+  /** src of media, data-composition-src of a host. */
+  src: string | undefined;
+  /** data-has-audio; an <audio> element has audio unless it says data-has-audio="false". */
+  hasAudio: boolean | undefined;
+  loc: SourceLocation;
+  /** The data-start attribute, or the element when it has none. */
+  startLoc: SourceLocation;
+}
+
+export interface VariableValuesAttribute extends AttributeText {
+  /** Undefined when the attribute is not a JSON object; `finding` says why. */
+  values: VariableValues | undefined;
+  finding: ValuesFinding | undefined;
+}
+
+export interface SubCompositionHost {
+  /** data-composition-id. */
+  id: string | undefined;
+  /** data-composition-src, as written. */
+  src: string;
+  /** Index of the host in `elements`. */
+  element: number;
+  variableValues: VariableValuesAttribute | undefined;
+  loc: SourceLocation;
+}
+
+export interface CompositionRoot {
+  id: string | undefined;
+  tagName: string;
+  width: number | undefined;
+  height: number | undefined;
+  duration: number | undefined;
+  loc: SourceLocation;
+}
+
+/** A URL a media element loads (src of img/video/audio/source, poster of video). */
+export interface MediaReference {
+  tagName: string;
+  attribute: string;
+  url: string;
+  loc: SourceLocation;
+}
+
+export type CompositionProblemCode = "no-composition-root" | "root-missing-attribute" | "invalid-attribute" | "host-missing-id";
+
+export interface CompositionProblem {
+  code: CompositionProblemCode;
+  message: string;
+  loc: SourceLocation;
+}
+
+export interface ParsedComposition {
+  file: string | undefined;
+  root: CompositionRoot | undefined;
+  /** Every timed element inside the root, in document order. */
+  elements: TimedElement[];
+  hosts: SubCompositionHost[];
+  /** data-composition-variables: on <html>, or on the root when <html> has none (the <template> form). */
+  variablesAttribute: AttributeText | undefined;
+  declarations: { variables: CompositionVariable[]; findings: DeclarationFinding[] };
+  media: MediaReference[];
+  problems: CompositionProblem[];
+}

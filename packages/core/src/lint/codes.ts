@@ -1,0 +1,46 @@
+export type LintSeverity = "error" | "warning";
+
+/** Every lint code with its severity. Codes are stable: tools and people filter on them. */
+export const LINT_CODES = {
+  // The composition element and attribute values.
+  "no-composition-root": "error",
+  "root-missing-attribute": "error",
+  "invalid-attribute": "error",
+  "host-missing-id": "error",
+  // data-composition-variables.
+  "variables-invalid-json": "error",
+  "variables-not-array": "error",
+  "variable-not-object": "error",
+  "variable-missing-field": "error",
+  "variable-invalid-field": "error",
+  "variable-unknown-type": "error",
+  "variable-duplicate-id": "error",
+  "variable-default-mismatch": "error",
+  "variable-invalid-options": "error",
+  "variable-min-above-max": "error",
+  "variable-invalid-step": "error",
+  // data-variable-values on a sub-composition host.
+  "variable-values-invalid-json": "error",
+  "variable-values-not-object": "error",
+  // An extra key does no harm at render time (the render only warns), but is likely a typo.
+  "variable-values-undeclared": "warning",
+  "variable-values-type-mismatch": "error",
+  "variable-values-enum-out-of-range": "error",
+  // Embedded composition files.
+  "sub-composition-missing": "error",
+  "sub-composition-unreadable": "error",
+  "sub-composition-cycle": "error",
+  // Timing.
+  "timing-bad-start": "error",
+  "timing-unknown-reference": "error",
+  "timing-reference-without-duration": "error",
+  // The renderer probes the media file for its length, so this may well work; lint cannot tell.
+  "timing-media-duration-unknown": "warning",
+  "timing-cycle": "error",
+  "timing-negative-start": "error",
+  "track-overlap": "warning",
+  // Media.
+  "inline-media": "warning",
+} as const satisfies Record<string, LintSeverity>;
+
+export type LintCode = keyof typeof LINT_CODES;

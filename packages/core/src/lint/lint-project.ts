@@ -1,0 +1,73 @@
+import { parseComposition } from "../html/parse-composition.js";
+import type { SubCompositionHost } from "../html/types.js";
+import { quote } from "../text/quote.js";
+import { lintParsedComposition, sortByPosition } from "./lint-composition.js";
+import { createReport, type Report } from "./report.js";
+import type { EmbeddedComposition } from "./rules/rule.js";
+import type { LintFinding } from "./types.js";
+
+/** Reads a file; undefined when it does not exist. A rejection is reported as unreadable. */
+export type LoadFile = (path: string) => Promise<string | undefined>;
+/** The path of the file `src` names, as written in a host inside `fromFile`. */
+export type ResolvePath = (fromFile: string, src: string) => string;
+
+type Loaded = { kind: "linted"; summary: EmbeddedComposition } | { kind: "missing" } | { kind: "unreadable"; reason: string };
+
+/**
+ * Lints the entry and every composition it embeds, recursively. Each file is linted once however
+ * often it is embedded; a file that embeds itself through a chain is reported with the chain.
+ * Findings come file by file, the entry first. Rejects only when the entry cannot be loaded.
+ */
+export async function lintProject(entryFile: string, load: LoadFile, resolvePath: ResolvePath): Promise<LintFinding[]> {
+  const entryHtml = await load(entryFile);
+  if (entryHtml === undefined) throw new Error(`composition file not found: ${entryFile}`);
+  const findingsByFile = new Map<string, LintFinding[]>();
+  const loaded = new Map<string, Loaded>();
+
+  const lintFile = async (file: string, html: string, chain: string[]): Promise<EmbeddedComposition> => {
+    // Reserve the file's place now so the output lists files in the order they are reached.
+    findingsByFile.set(file, []);
+    const parsed = parseComposition(html, { file });
+    const { report, findings: hostFindings } = createReport(file);
+    const embedded = new Map<SubCompositionHost, EmbeddedComposition>();
+    for (const host of parsed.hosts) {
+      const summary = await embed(host, file, [...chain, file], report);
+      if (summary !== undefined) embedded.set(host, summary);
+    }
+    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host) });
+    findingsByFile.set(file, sortByPosition(hostFindings.concat(result.findings)));
+    return result.summary;
+  };
+
+  const embed = async (host: SubCompositionHost, file: string, chain: string[], report: Report): Promise<EmbeddedComposition | undefined> => {
+    const name = `host ${quote(host.id ?? host.src)}`;
+    if (host.src.trim() === "") {
+      report("sub-composition-missing", host.loc, `${name} has an empty data-composition-src; it must name a composition file`);
+      return undefined;
+    }
+    const child = resolvePath(file, host.src);
+    if (chain.includes(child)) {
+      const cycle = [...chain.slice(chain.indexOf(child)), child];
+      report("sub-composition-cycle", host.loc, `${name} embeds ${quote(host.src)}, which embeds itself: ${cycle.join(" -> ")}`);
+      return undefined;
+    }
+    const state = loaded.get(child) ?? (await loadAndLint(child, chain));
+    loaded.set(child, state);
+    if (state.kind === "missing") report("sub-composition-missing", host.loc, `${name} embeds ${quote(host.src)}, which does not exist (${child})`);
+    if (state.kind === "unreadable") report("sub-composition-unreadable", host.loc, `${name} embeds ${quote(host.src)}, which cannot be read: ${state.reason}`);
+    return state.kind === "linted" ? state.summary : undefined;
+  };
+
+  const loadAndLint = async (file: string, chain: string[]): Promise<Loaded> => {
+    let html: string | undefined;
+    try {
+      html = await load(file);
+    } catch (error) {
+      return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };
+    }
+    return html === undefined ? { kind: "missing" } : { kind: "linted", summary: await lintFile(file, html, chain) };
+  };
+
+  await lintFile(entryFile, entryHtml, []);
+  return [...findingsByFile.values()].flat();
+}

@@ -1,0 +1,25 @@
+import { lintProject } from "./lint-project.js";
+import type { LintFinding } from "./types.js";
+
+/** An in-memory project for tests: a file that is an Error cannot be read. */
+export type ProjectFiles = Record<string, string | Error>;
+
+export async function lintFiles(files: ProjectFiles, entry = "index.html"): Promise<LintFinding[]> {
+  return lintProject(
+    entry,
+    async (path) => {
+      const file = files[path];
+      if (file instanceof Error) throw file;
+      return file;
+    },
+    (from, src) => from.slice(0, from.lastIndexOf("/") + 1) + src,
+  );
+}
+
+const ROOT = 'data-composition-id="main" data-width="320" data-height="180"';
+
+/** A composition file: `body` goes inside the root; `variables` onto <html>. */
+export function composition(body: string, options: { variables?: string; root?: string } = {}): string {
+  const variables = options.variables === undefined ? "" : ` data-composition-variables='${options.variables}'`;
+  return `<!doctype html>\n<html${variables}>\n<body>\n<div ${options.root ?? ROOT}>\n${body}\n</div>\n</body>\n</html>\n`;
+}

@@ -1,0 +1,21 @@
+import { quote } from "../../text/quote.js";
+import { validateVariableValues } from "../../variables/validate-values.js";
+import type { LintRule } from "./rule.js";
+
+/** data-variable-values must be a JSON object that fits the embedded composition's declarations. */
+export const checkHostValues: LintRule = ({ parsed, embedded, report, locateInAttribute }) => {
+  for (const host of parsed.hosts) {
+    const attribute = host.variableValues;
+    if (attribute === undefined) continue;
+    const name = `host ${quote(host.id ?? host.src)}`;
+    if (attribute.finding !== undefined) {
+      report(attribute.finding.code, locateInAttribute(attribute, attribute.finding.offset), `${name}: ${attribute.finding.message}`);
+      continue;
+    }
+    const composition = embedded(host);
+    if (composition === undefined || attribute.values === undefined) continue;
+    for (const issue of validateVariableValues(composition.variables, attribute.values)) {
+      report(`variable-values-${issue.code}`, attribute.loc, `${name} (${host.src}): ${issue.message}`);
+    }
+  }
+};

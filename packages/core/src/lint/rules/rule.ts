@@ -1,0 +1,22 @@
+import type { ParsedComposition, SubCompositionHost } from "../../html/types.js";
+import type { CompositionTiming } from "../../metadata/resolve-composition-timing.js";
+import type { CompositionVariable } from "../../variables/types.js";
+import type { LocateInAttribute } from "../locate-in-attribute.js";
+import type { Report } from "../report.js";
+
+/** What lint knows about a composition file that another one embeds. */
+export interface EmbeddedComposition {
+  variables: CompositionVariable[];
+  duration: number | undefined;
+}
+
+export interface LintContext {
+  parsed: ParsedComposition;
+  timing: CompositionTiming;
+  /** Undefined when the embedded file is unknown (linting one file alone) or could not be read. */
+  embedded: (host: SubCompositionHost) => EmbeddedComposition | undefined;
+  locateInAttribute: LocateInAttribute;
+  report: Report;
+}
+
+export type LintRule = (context: LintContext) => void;

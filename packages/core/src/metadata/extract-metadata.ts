@@ -1,0 +1,73 @@
+import { parseComposition } from "../html/parse-composition.js";
+import type { TimedElementKind } from "../html/types.js";
+import type { CompositionVariable, VariableValues } from "../variables/types.js";
+import { resolveCompositionTiming } from "./resolve-composition-timing.js";
+
+export interface CompositionInstance {
+  id: string | undefined;
+  src: string;
+  /** Seconds, or undefined when the start cannot be resolved statically. */
+  start: number | undefined;
+  duration: number | undefined;
+  /** data-variable-values; empty when absent or malformed. */
+  values: VariableValues;
+}
+
+export interface CompositionMedia {
+  id: string | undefined;
+  kind: Extract<TimedElementKind, "video" | "audio" | "img">;
+  /** Undefined when a script sets it at runtime. */
+  src: string | undefined;
+  start: number | undefined;
+  /** Undefined when data-duration is absent: the renderer probes the file. */
+  duration: number | undefined;
+  track: number | undefined;
+  hasAudio: boolean | undefined;
+}
+
+export interface CompositionMetadata {
+  /** Undefined when the HTML has no composition root or the root lacks the attribute; lint says why. */
+  id: string | undefined;
+  width: number | undefined;
+  height: number | undefined;
+  /** data-duration, else the end of the last timed element; undefined if unknown statically. */
+  duration: number | undefined;
+  variables: CompositionVariable[];
+  instances: CompositionInstance[];
+  media: CompositionMedia[];
+}
+
+/** What can be known about a composition without rendering it. Never throws on bad markup. */
+export function extractCompositionMetadata(html: string): CompositionMetadata {
+  const parsed = parseComposition(html);
+  const { timings, duration } = resolveCompositionTiming(parsed);
+  return {
+    id: parsed.root?.id,
+    width: parsed.root?.width,
+    height: parsed.root?.height,
+    duration,
+    variables: parsed.declarations.variables,
+    instances: parsed.hosts.map((host) => ({
+      id: host.id,
+      src: host.src,
+      start: timings[host.element]?.start,
+      duration: timings[host.element]?.duration,
+      values: host.variableValues?.values ?? {},
+    })),
+    media: parsed.elements.flatMap((element, index) =>
+      element.kind === "video" || element.kind === "audio" || element.kind === "img"
+        ? [
+            {
+              id: element.id,
+              kind: element.kind,
+              src: element.src,
+              start: timings[index]?.start,
+              duration: element.duration,
+              track: element.track,
+              hasAudio: element.hasAudio,
+            },
+          ]
+        : [],
+    ),
+  };
+}

@@ -1,0 +1,34 @@
+import { parseJson } from "../json/parse-json.js";
+import type { VariableValues } from "./types.js";
+import { describeValue } from "./value-types.js";
+
+export interface ValuesFinding {
+  code: "variable-values-invalid-json" | "variable-values-not-object";
+  message: string;
+  /** Offset of a JSON syntax error in the text. */
+  offset?: number;
+}
+
+/** Reads a JSON object of variable values (data-variable-values, --variables). */
+export function parseVariableValues(json: string, source: string): { values: VariableValues } | { finding: ValuesFinding } {
+  const parsed = parseJson(json);
+  if (!parsed.ok) {
+    return {
+      finding: {
+        code: "variable-values-invalid-json",
+        message: `${source} is not valid JSON: ${parsed.error.message}`,
+        offset: parsed.error.offset,
+      },
+    };
+  }
+  const { value } = parsed;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      finding: {
+        code: "variable-values-not-object",
+        message: `${source} must be a JSON object mapping variable ids to values, got ${describeValue(value)}`,
+      },
+    };
+  }
+  return { values: value };
+}
