@@ -47,6 +47,7 @@ export { resolveCompositionTiming, type CompositionTiming } from "./metadata/res
 export {
   extractCompositionMetadata,
   type CompositionMetadata,
+  type MetadataOptions,
   type CompositionInstance,
   type CompositionMedia,
 } from "./metadata/extract-metadata.js";

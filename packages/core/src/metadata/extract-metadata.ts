@@ -37,10 +37,19 @@ export interface CompositionMetadata {
   media: CompositionMedia[];
 }
 
+export interface MetadataOptions {
+  /**
+   * The duration of the composition a host embeds (by its data-composition-src), for hosts
+   * without data-duration: it lives in another file, which this pure function cannot read.
+   */
+  embeddedDuration?: (src: string) => number | undefined;
+}
+
 /** What can be known about a composition without rendering it. Never throws on bad markup. */
-export function extractCompositionMetadata(html: string): CompositionMetadata {
+export function extractCompositionMetadata(html: string, options: MetadataOptions = {}): CompositionMetadata {
   const parsed = parseComposition(html);
-  const { timings, duration } = resolveCompositionTiming(parsed);
+  const { embeddedDuration } = options;
+  const { timings, duration } = resolveCompositionTiming(parsed, embeddedDuration && ((host) => embeddedDuration(host.src)));
   return {
     id: parsed.root?.id,
     width: parsed.root?.width,

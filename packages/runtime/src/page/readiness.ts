@@ -3,6 +3,8 @@ import type { CompositionInfo } from "../api.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
+import { mountSubCompositions } from "./sub-compositions.js";
+import { instantiateTemplateComposition } from "./template-composition.js";
 import { readTimedElements } from "./timed-elements.js";
 import type { VirtualTimers } from "./timers.js";
 
@@ -13,7 +15,10 @@ import type { VirtualTimers } from "./timers.js";
  */
 export async function compositionReady(timers: VirtualTimers): Promise<CompositionInfo> {
   await loaded();
+  await instantiateTemplateComposition();
   await timers.runDue();
+  // Hosts may be created by the page's scripts, so instances mount from the live DOM.
+  await mountSubCompositions();
   await frameAssetsReady();
   // Font and image events may have scheduled more zero-delay work.
   await timers.runDue();

@@ -3,7 +3,8 @@ import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
-import { readTimedElements } from "./timed-elements.js";
+import { seekSubCompositions } from "./sub-compositions.js";
+import { readTimedElements, type TimedElement } from "./timed-elements.js";
 import type { VirtualTimers } from "./timers.js";
 import type { WebAnimationSync } from "./web-animations.js";
 
@@ -57,13 +58,17 @@ export class Seeker {
     await frameAssetsReady();
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
-    this.#applyState(t);
+    const clips = this.#applyState(t);
+    await seekSubCompositions(clips, t);
   }
 
-  #applyState(t: number): void {
+  #applyState(t: number): TimedElement[] {
     seekRegisteredTimelines(t);
     this.#animations.seek();
     const root = findCompositionRoot();
-    if (root) applyClipVisibility(readTimedElements(root).elements, t);
+    if (!root) return [];
+    const { elements } = readTimedElements(root);
+    applyClipVisibility(elements, t);
+    return elements;
   }
 }

@@ -1,5 +1,6 @@
 import { resolveTiming, type ResolvedTiming, type TimingError } from "@compose/core";
 import { numberAttribute } from "./composition-root.js";
+import { HOST_SELECTOR, instanceDuration } from "./sub-compositions.js";
 
 export interface TimedElement {
   element: Element;
@@ -7,20 +8,19 @@ export interface TimedElement {
   timing: ResolvedTiming | undefined;
 }
 
-const HOST = "[data-composition-src]";
-
 /**
  * The timed elements of the composition as core's parser sees them (elements with data-start,
  * and sub-composition hosts, which start at 0 without one), but read from the live DOM so that
  * values set by scripts count, with their starts resolved to seconds.
  */
 export function readTimedElements(root: Element): { elements: TimedElement[]; errors: TimingError[] } {
-  const elements = Array.from(root.querySelectorAll(`[data-start], ${HOST}`));
+  const elements = Array.from(root.querySelectorAll(`[data-start], ${HOST_SELECTOR}`));
   const { timings, errors } = resolveTiming(
     elements.map((element) => ({
       id: timingId(element),
       start: element.getAttribute("data-start") ?? undefined,
-      duration: numberAttribute(element, "data-duration"),
+      // A host without data-duration lasts as long as its composition.
+      duration: numberAttribute(element, "data-duration") ?? instanceDuration(element),
     })),
   );
   return { elements: elements.map((element, index) => ({ element, timing: timings[index] })), errors };
@@ -28,6 +28,6 @@ export function readTimedElements(root: Element): { elements: TimedElement[]; er
 
 /** A sub-composition instance is named by its data-composition-id, any other element by its id. */
 function timingId(element: Element): string | undefined {
-  const instanceId = element.matches(HOST) ? element.getAttribute("data-composition-id") : null;
+  const instanceId = element.matches(HOST_SELECTOR) ? element.getAttribute("data-composition-id") : null;
   return instanceId ?? (element.getAttribute("id") || undefined);
 }

@@ -1,0 +1,119 @@
+import type { ComposeApi, CompositionInfo } from "../api.js";
+import { findCompositionRoot } from "./composition-root.js";
+import type { TimedElement } from "./timed-elements.js";
+
+/** The element that embeds another composition file. */
+export const HOST_SELECTOR = "[data-composition-src]";
+
+/** Frame times never reach an instance's end exactly, so its last state holds (clips end at [start, end)). */
+const LAST_STATE_EPSILON_S = 1e-6;
+
+interface Instance {
+  host: Element;
+  frame: HTMLIFrameElement;
+  api: ComposeApi;
+  info: CompositionInfo;
+}
+
+/** Mounted instances of this frame, by host, so timing can use an instance's own duration. */
+const instances = new Map<Element, Instance>();
+
+export function instanceDuration(host: Element): number | undefined {
+  return instances.get(host)?.info.duration;
+}
+
+function hostName(host: Element): string {
+  return host.getAttribute("data-composition-id") ?? host.getAttribute("data-composition-src") ?? "(unnamed)";
+}
+
+function withoutHash(url: string): string {
+  return url.split("#")[0]!;
+}
+
+/** This frame's URL and its ancestors', top first: a file that appears among them is a cycle. */
+function frameChain(): string[] {
+  const chain: string[] = [];
+  for (let current: Window = window; ; current = current.parent) {
+    chain.unshift(withoutHash(current.location.href));
+    if (current === current.parent) return chain;
+  }
+}
+
+function fileName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
+}
+
+async function checkSource(host: Element, url: string): Promise<void> {
+  const chain = frameChain();
+  if (chain.includes(url)) {
+    const files = [...chain.slice(chain.indexOf(url)), url].map(fileName).join(" -> ");
+    throw new Error(`sub-composition cycle: ${files}`);
+  }
+  const response = await fetch(url, { method: "HEAD" }).catch(() => undefined);
+  if (!response?.ok) {
+    const src = host.getAttribute("data-composition-src");
+    throw new Error(`sub-composition "${hostName(host)}": ${src} was not found (${response ? `HTTP ${response.status}` : "no response"})`);
+  }
+}
+
+function loadFrame(frame: HTMLIFrameElement): Promise<void> {
+  return new Promise((resolve) => frame.addEventListener("load", () => resolve(), { once: true }));
+}
+
+/**
+ * Each instance is a same-origin iframe of its own document, so ids, CSS, scripts, timelines and
+ * variables of one instance can never meet another's; the runtime runs in every frame and this
+ * parent seeks the children.
+ */
+async function mountInstance(host: Element): Promise<Instance> {
+  const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
+  await checkSource(host, url);
+  const frame = document.createElement("iframe");
+  frame.setAttribute("data-compose-instance", hostName(host));
+  frame.setAttribute("scrolling", "no");
+  frame.style.cssText = "display:block;border:0;margin:0;padding:0;background:transparent;overflow:hidden;";
+  const loaded = loadFrame(frame);
+  frame.src = url;
+  host.appendChild(frame);
+  await loaded;
+  const api = (frame.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;
+  if (!api) throw new Error(`sub-composition "${hostName(host)}": the compose runtime did not start in ${fileName(url)}`);
+  const info = await api.ready().catch((error: unknown) => {
+    // The child's Error comes from another realm, so instanceof Error cannot recognise it.
+    const message = (error as { message?: unknown } | null)?.message ?? String(error);
+    throw new Error(`sub-composition "${hostName(host)}" (${fileName(url)}): ${String(message)}`);
+  });
+  frame.style.width = `${info.width}px`;
+  frame.style.height = `${info.height}px`;
+  return { host, frame, api, info };
+}
+
+/** Mounts every host of this composition (the live DOM, after its scripts ran), children first ready. */
+export async function mountSubCompositions(): Promise<void> {
+  const root = findCompositionRoot();
+  if (!root) return;
+  const hosts = Array.from(root.querySelectorAll(HOST_SELECTOR)).filter((host) => !instances.has(host));
+  const mounted = await Promise.all(hosts.map(mountInstance));
+  for (const instance of mounted) instances.set(instance.host, instance);
+}
+
+/**
+ * Seeks every visible instance to its local time: 0 at its host's start, holding its last state
+ * when its own timeline is shorter than the host's window. Hidden instances are left until they
+ * show, since nothing of them is drawn.
+ */
+export async function seekSubCompositions(clips: readonly TimedElement[], t: number): Promise<void> {
+  if (instances.size === 0) return;
+  const seeks: Promise<void>[] = [];
+  for (const { element, timing } of clips) {
+    const instance = instances.get(element);
+    if (!instance) continue;
+    const start = timing?.start ?? 0;
+    const end = timing?.end;
+    if (t < start || (end !== undefined && t >= end)) continue;
+    const own = instance.info.duration;
+    const local = own === undefined ? t - start : Math.min(t - start, Math.max(0, own - LAST_STATE_EPSILON_S));
+    seeks.push(instance.api.seek(local));
+  }
+  await Promise.all(seeks);
+}
