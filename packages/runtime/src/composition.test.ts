@@ -126,19 +126,17 @@ describe("variables", () => {
     const page = await harness.open(
       `<html data-composition-variables='[{"id":"title","type":"string","label":"T","default":"Top"}]'>
       <div data-composition-id="main" data-width="320" data-height="180">
-        <div data-composition-id="first" data-composition-src="card.html" data-variable-values='{"count": 5}'>
-          <iframe src="card.html"></iframe>
-        </div>
-        <iframe data-composition-id="second" data-composition-src="card.html"
-          data-variable-values='{"title": "Second"}' src="card.html"></iframe>
-        <iframe data-composition-id="broken" data-composition-src="card.html"
-          data-variable-values='{"title": }' src="card.html"></iframe>
+        <div data-composition-id="first" data-composition-src="card.html" data-variable-values='{"count": 5}'></div>
+        <div data-composition-id="second" data-composition-src="card.html" data-variable-values='{"title": "Second"}'></div>
+        <div data-composition-id="broken" data-composition-src="card.html" data-variable-values='{"title": }'></div>
       </div></html>`,
       { config: { variables: { title: "From the CLI" } }, files: { "/card.html": CARD } },
     );
-    await page.waitForFunction(() => document.readyState === "complete");
+    // ready() mounts each host's composition in an iframe of its own.
+    await page.evaluate(() => window.__compose!.ready());
     expect(await page.evaluate(() => window.__compose!.getVariables())).toEqual({ title: "From the CLI" });
     const children = page.mainFrame().childFrames();
+    expect(children).toHaveLength(3);
     const titles = await Promise.all(
       children.map((frame) => frame.evaluate(() => document.getElementById("title")!.textContent)),
     );
