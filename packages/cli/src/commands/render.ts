@@ -1,7 +1,6 @@
 import { Command, Option } from "commander";
 import { resolve } from "node:path";
 import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
-import { render, RenderError } from "@compose/renderer";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
@@ -34,6 +33,8 @@ export function registerRender(program: Command): void {
     .option("--strict-variables", "treat variable warnings as errors")
     .action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags(flags);
+      // Loaded here, not at the top: the browser driver would slow every other command's start.
+      const { render, RenderError } = await import("@compose/renderer");
       const settings = renderSettingsFromEnvironment(process.env);
       const entry = await resolveCompositionEntry(pathArg);
       const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
