@@ -29,6 +29,11 @@ export interface CompositionInfo {
   duration: number | undefined;
   /** Starts that could not be resolved (unknown id, cycle...); those clips stay visible. */
   timingErrors: TimingError[];
+  /**
+   * Which of "html", "body" and "the composition element" paint a background (colour or image):
+   * transparent formats show it instead of transparency.
+   */
+  paintedBackgrounds: string[];
 }
 
 /** An uncaught error or unhandled rejection of a page script. */

@@ -197,6 +197,13 @@ async function runRender(
       `${composition.id} has no known duration: set data-duration on the composition element or on its clips`,
     );
   }
+  if (TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
+    emit({
+      type: "warning",
+      code: "opaque-background",
+      message: `${options.format} keeps transparency, but ${info.paintedBackgrounds.join(", ")} set${info.paintedBackgrounds.length === 1 ? "s" : ""} a background, so the output will not be transparent`,
+    });
+  }
   for (const timingError of info.timingErrors) {
     emit({ type: "warning", code: timingError.code, message: timingError.message });
   }

@@ -47,5 +47,23 @@ function describeComposition(): CompositionInfo {
     declared !== undefined && declared > 0 ? declared : undefined,
     elements.map((element) => element.timing),
   );
-  return { width, height, duration, timingErrors: errors };
+  return { width, height, duration, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root) };
+}
+
+/** Which of html, body and the composition element paint a background, hiding transparency. */
+function paintedBackgrounds(root: Element): string[] {
+  const candidates: Array<[string, Element | null]> = [
+    ["html", document.documentElement],
+    ["body", document.body],
+    ["the composition element", root],
+  ];
+  const painted = new Set<string>();
+  for (const [name, element] of candidates) {
+    if (!element) continue;
+    const style = getComputedStyle(element);
+    const colour = style.backgroundColor;
+    const transparent = colour === "transparent" || /rgba\(.*,\s*0\)$/.test(colour);
+    if (!transparent || style.backgroundImage !== "none") painted.add(element === root ? "the composition element" : name);
+  }
+  return [...painted];
 }
