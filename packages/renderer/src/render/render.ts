@@ -35,6 +35,8 @@ export interface RenderRequest {
   captureMode?: CaptureMode;
   /** How long a page may take to load and become ready. */
   readyTimeoutMs?: number;
+  /** Render only these composition frames (end exclusive), e.g. a short slice to measure speed. */
+  frames?: { start: number; end: number };
 }
 
 export interface RenderHooks {
@@ -123,6 +125,14 @@ async function openPagesIn(
   );
 }
 
+/** The requested frames within the composition's, never empty. */
+function sliceFrames(compositionFrames: number, requested: RenderRequest["frames"]): FrameRange {
+  if (!requested) return { start: 0, end: compositionFrames };
+  const start = Math.min(Math.max(0, Math.floor(requested.start)), compositionFrames - 1);
+  const end = Math.max(start + 1, Math.min(compositionFrames, Math.floor(requested.end)));
+  return { start, end };
+}
+
 /** True when the browser lacks BeginFrame control (not the headless shell), so screenshots must do. */
 function beginFrameUnsupported(error: unknown): boolean {
   return !(error instanceof RenderError) && /HeadlessExperimental|BeginFrame/i.test(String(error));
@@ -154,6 +164,7 @@ async function openPages(
 async function captureRange(
   page: CompositionPage,
   range: FrameRange,
+  firstFrame: number,
   fps: number,
   sink: FrameSink,
   meter: ProgressMeter,
@@ -161,7 +172,7 @@ async function captureRange(
 ): Promise<void> {
   for (let frame = range.start; frame < range.end; frame++) {
     throwIfAborted(signal);
-    await sink.write(await page.frameAt(frameTime(frame, fps)));
+    await sink.write(await page.frameAt(frameTime(firstFrame + frame, fps)));
     meter.frameDone();
   }
   await sink.finish();
@@ -207,7 +218,9 @@ async function runRender(
   for (const timingError of info.timingErrors) {
     emit({ type: "warning", code: timingError.code, message: timingError.message });
   }
-  const totalFrames = frameCount(info.duration, options.fps);
+  const slice = sliceFrames(frameCount(info.duration, options.fps), request.frames);
+  const totalFrames = slice.end - slice.start;
+  // Ranges count output frames from 0; output frame n is composition frame slice.start + n.
   const ranges = splitFrames(totalFrames, pages.length);
 
   emit({
@@ -237,7 +250,7 @@ async function runRender(
   const killSinks = () => sinks.forEach((sink) => sink.kill());
   signal?.addEventListener("abort", killSinks, { once: true });
   try {
-    await Promise.all(ranges.map((range, i) => captureRange(pages[i]!, range, options.fps, sinks[i]!, meter, signal)));
+    await Promise.all(ranges.map((range, i) => captureRange(pages[i]!, range, slice.start, options.fps, sinks[i]!, meter, signal)));
   } catch (error) {
     killSinks();
     throw error;
