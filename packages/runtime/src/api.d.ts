@@ -47,6 +47,39 @@ export interface PageError {
   stack?: string;
 }
 
+/** A timed <video> or <audio>, as the page has it after its scripts ran (SPEC.md media rules). */
+export interface MediaDescription {
+  /** Names the element across frames: its index among this composition's media, prefixed by instance indexes (`2/0`). */
+  key: string;
+  kind: "video" | "audio";
+  id: string | undefined;
+  /** Absolute URL of the source; empty when the element has none. */
+  src: string;
+  /** Seconds in the describing composition's time; undefined when its start cannot be resolved yet. */
+  start: number | undefined;
+  /** Seconds it plays: data-duration, shortened to its instance's window; undefined: the source's natural length. */
+  duration: number | undefined;
+  /** The element's own data-duration; without one the renderer supplies the source's natural length. */
+  declaredDuration: number | undefined;
+  /** data-media-start: seconds into the source. */
+  mediaStart: number;
+  /** data-volume, 0-1. */
+  volume: number;
+  /** data-playback-rate, 0.1-5. */
+  playbackRate: number;
+  /** Whether its sound is mixed: <audio> unless muted; <video> with data-has-audio="true" and not muted. */
+  audible: boolean;
+}
+
+/** What the renderer found out about one media element. */
+export interface MediaPlan {
+  key: string;
+  /** Seconds of the element's timeline, when it has no data-duration. */
+  naturalDuration?: number;
+  /** Extracted frames of a video: `urlPattern` with `%06d` for the frame index from 0, at `fps`. */
+  frames?: { urlPattern: string; count: number; fps: number };
+}
+
 /** `window.__compose`, also reachable as the global `__compose`. */
 export interface ComposeApi {
   /** Resolved values of this composition's variables; any key may be absent. */
@@ -60,6 +93,10 @@ export interface ComposeApi {
   onSeek(fn: (t: number) => void | Promise<void>): () => void;
   /** Resolves after the page's scripts, the load event, zero-delay timers, fonts and images. Rejects without a valid composition element. */
   ready(): Promise<CompositionInfo>;
+  /** The timed media of this composition and its instances (after ready()). */
+  describeMedia(): MediaDescription[];
+  /** Applies natural durations and extracted video frames; resolves to the updated description. */
+  prepareMedia(plans: readonly MediaPlan[]): Promise<CompositionInfo>;
   /** Errors collected since injection (a copy). */
   readonly errors: readonly PageError[];
 }

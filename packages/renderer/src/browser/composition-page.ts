@@ -1,5 +1,5 @@
 import type { Browser, CDPSession, Page } from "puppeteer-core";
-import type { ComposeBootConfig, CompositionInfo, PageError } from "@compose/runtime";
+import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
@@ -21,6 +21,9 @@ export interface CompositionPage {
   info: CompositionInfo;
   /** Seeks to `t` seconds and captures that frame. */
   frameAt(t: number): Promise<Buffer>;
+  describeMedia(): Promise<MediaDescription[]>;
+  /** Hands the page what the renderer learnt of its media; updates `info`. */
+  prepareMedia(plans: MediaPlan[]): Promise<void>;
 }
 
 async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
@@ -104,8 +107,25 @@ export async function openCompositionPage(browser: Browser, options: Composition
   const info = await waitUntilReady(cdp, options.readyTimeoutMs);
   const capture = createFrameCapturer(cdp, options.captureMode, options.image);
 
-  return {
+  const evaluate = async <T>(expression: string, what: string): Promise<T> => {
+    const { result, exceptionDetails } = await evaluateWithin(cdp, expression, options.readyTimeoutMs, what);
+    if (exceptionDetails) {
+      await failOnPageErrors(cdp);
+      const message = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text;
+      throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
+    }
+    return result.value as T;
+  };
+
+  const compositionPage: CompositionPage = {
     info,
+    describeMedia: () => evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media"),
+    async prepareMedia(plans) {
+      compositionPage.info = await evaluate<CompositionInfo>(
+        `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
+        "the page did not take its media",
+      );
+    },
     async frameAt(t: number): Promise<Buffer> {
       const { result, exceptionDetails } = await evaluateWithin(
         cdp,
@@ -121,4 +141,5 @@ export async function openCompositionPage(browser: Browser, options: Composition
       return capture();
     },
   };
+  return compositionPage;
 }

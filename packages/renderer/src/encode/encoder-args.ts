@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { QUALITY_PRESETS, type OutputFormat, type RenderOptions } from "@compose/core";
+import type { HdrTransfer } from "../media/probe-source.js";
 
 /** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
@@ -23,6 +24,26 @@ export interface EncodeSettings {
   quality: RenderOptions["quality"];
   crf?: number | undefined;
   videoBitrate?: string | undefined;
+  /** HDR output (mp4 only): HEVC 10-bit BT.2020 with this transfer. */
+  hdr?: HdrTransfer | undefined;
+}
+
+const TRANSFER_TAGS: Record<HdrTransfer, string> = { pq: "smpte2084", hlg: "arib-std-b67" };
+
+/**
+ * The page is SDR sRGB; SDR white is placed at 203 nits (ITU-R BT.2408's reference white), so
+ * the composition looks as designed on an HDR display and HDR video frames keep their headroom.
+ */
+function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
+  const transfer = TRANSFER_TAGS[settings.hdr!];
+  const preset = QUALITY_PRESETS[settings.quality];
+  return [
+    "-vf", `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le`,
+    "-c:v", "libx265", "-preset", preset.x264Preset, ...rate,
+    "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
+    "-x265-params", `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc${settings.hdr === "pq" ? ":hdr10=1" : ""}`,
+    "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", "-color_range", "tv",
+  ];
 }
 
 /** The input half: frames arrive as a stream of images on stdin. */
@@ -38,6 +59,7 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
     : ["-crf", String(settings.crf ?? preset.crf)];
   switch (settings.format) {
     case "mp4":
+      if (settings.hdr) return hdrArgs(settings, rate);
       return [
         // Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264.
         "-vf", "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p",

@@ -6,6 +6,7 @@ export type RenderErrorCode =
   | "ffmpeg-missing"
   | "encode-failed"
   | "page-error"
+  | "media-error"
   | "not-ready"
   | "cancelled";
 

@@ -20,13 +20,6 @@ export function unsupportedOptionProblems(options: RenderOptions): OptionProblem
       fatal: true,
     });
   }
-  if (options.hdr) {
-    notes.push({
-      code: "hdr-unavailable",
-      message: "--hdr: HDR output is not available in this version; render without --hdr for SDR output",
-      fatal: true,
-    });
-  }
   if (options.gpu) {
     notes.push({
       code: "gpu-unavailable",

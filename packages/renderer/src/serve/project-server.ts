@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import sirv from "sirv";
 
@@ -8,15 +8,29 @@ export interface ProjectServer {
   close(): Promise<void>;
 }
 
-/** Serves a project directory to the browser on an ephemeral loopback port. */
-export async function serveProject(root: string): Promise<ProjectServer> {
-  const files = sirv(root, { dev: true, dotfiles: false, etag: false });
-  const server: Server = createServer((request, response) =>
-    files(request, response, () => {
-      response.statusCode = 404;
-      response.end("not found");
-    }),
-  );
+/** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
+export const FRAMES_PREFIX = "/__compose/frames/";
+
+/**
+ * Serves a project directory to the browser on an ephemeral loopback port, and the extracted
+ * video frames under FRAMES_PREFIX.
+ */
+export async function serveProject(root: string, framesDir: string): Promise<ProjectServer> {
+  const options = { dev: true, dotfiles: false, etag: false };
+  const files = sirv(root, options);
+  const frames = sirv(framesDir, options);
+  const notFound = (response: ServerResponse) => () => {
+    response.statusCode = 404;
+    response.end("not found");
+  };
+  const server: Server = createServer((request, response) => {
+    if (request.url?.startsWith(FRAMES_PREFIX)) {
+      request.url = request.url.slice(FRAMES_PREFIX.length - 1);
+      frames(request, response, notFound(response));
+    } else {
+      files(request, response, notFound(response));
+    }
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", resolve);

@@ -1,9 +1,10 @@
-import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo } from "../api.js";
+import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo, MediaPlan } from "../api.js";
 import { AnimationFrames } from "./animation-frames.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
 import { collectPageErrors } from "./page-errors.js";
-import { compositionReady } from "./readiness.js";
+import { describeMedia, prepareMedia } from "./media.js";
+import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
 import { Seeker } from "./seek.js";
 import { VirtualTimers } from "./timers.js";
@@ -43,6 +44,8 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     seek: (t: number) => seeker.seek(t),
     onSeek: (fn: (t: number) => void | Promise<void>) => seeker.onSeek(fn),
     ready: () => (readiness ??= compositionReady(timers)),
+    describeMedia,
+    prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, describeComposition),
     get errors() {
       return [...errors];
     },

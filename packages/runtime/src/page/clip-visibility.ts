@@ -14,8 +14,8 @@ const TOLERANCE_S = 1e-6;
 
 /**
  * Shows each clip during [start, start + duration) (with no duration, from start on) and hides it,
- * subtree included, outside. <video> and <audio> are left to the renderer, which draws their
- * frames and mixes their sound itself. A clip whose start cannot be resolved stays visible.
+ * subtree included, outside; a <video> too, since it shows the renderer's frames. <audio> has
+ * nothing to show. A clip whose start cannot be resolved stays visible.
  */
 export function applyClipVisibility(clips: readonly TimedElement[], t: number): void {
   if (!document.adoptedStyleSheets.includes(hiddenClipSheet)) {
@@ -23,7 +23,7 @@ export function applyClipVisibility(clips: readonly TimedElement[], t: number): 
   }
   const hidden = new Set<Element>();
   for (const { element, timing } of clips) {
-    if (element instanceof HTMLMediaElement || timing === undefined) continue;
+    if (element instanceof HTMLAudioElement || timing === undefined) continue;
     const started = t >= timing.start - TOLERANCE_S;
     const ended = timing.end !== undefined && t >= timing.end - TOLERANCE_S;
     if (!started || ended) hidden.add(element);

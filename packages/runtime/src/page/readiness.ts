@@ -31,7 +31,7 @@ function loaded(): Promise<void> {
   return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
 }
 
-function describeComposition(): CompositionInfo {
+export function describeComposition(): CompositionInfo {
   const root = findCompositionRoot();
   if (!root) throw new Error("the page has no composition element: give one element data-composition-id, data-width and data-height");
   const name = root.getAttribute("data-composition-id");

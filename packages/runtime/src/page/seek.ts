@@ -3,6 +3,7 @@ import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
+import { showVideoFrames } from "./media.js";
 import { seekSubCompositions } from "./sub-compositions.js";
 import { readTimedElements, type TimedElement } from "./timed-elements.js";
 import type { VirtualTimers } from "./timers.js";
@@ -59,7 +60,7 @@ export class Seeker {
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
     const clips = this.#applyState(t);
-    await seekSubCompositions(clips, t);
+    await Promise.all([showVideoFrames(clips, t), seekSubCompositions(clips, t)]);
   }
 
   #applyState(t: number): TimedElement[] {

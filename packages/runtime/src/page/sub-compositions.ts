@@ -8,10 +8,11 @@ export const HOST_SELECTOR = "[data-composition-src]";
 /** Frame times never reach an instance's end exactly, so its last state holds (clips end at [start, end)). */
 const LAST_STATE_EPSILON_S = 1e-6;
 
-interface Instance {
+export interface Instance {
   host: Element;
   frame: HTMLIFrameElement;
   api: ComposeApi;
+  /** Replaced when the instance learns more about itself (media durations). */
   info: CompositionInfo;
 }
 
@@ -20,6 +21,11 @@ const instances = new Map<Element, Instance>();
 
 export function instanceDuration(host: Element): number | undefined {
   return instances.get(host)?.info.duration;
+}
+
+/** Calls `fn` for each mounted instance, in the order of their hosts in the document. */
+export function eachInstance<T>(fn: (instance: Instance, index: number) => T): T[] {
+  return Array.from(instances.values(), fn);
 }
 
 function hostName(host: Element): string {

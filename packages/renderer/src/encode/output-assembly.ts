@@ -1,0 +1,66 @@
+import { writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { muxArgs } from "../media/audio-mix.js";
+import type { FrameRange } from "../plan/frame-ranges.js";
+import { concatArgs, type EncodeSettings } from "./encoder-args.js";
+import { runFfmpeg } from "./ffmpeg-process.js";
+import { encoderSink, type FrameSink } from "./frame-sink.js";
+
+export interface AssemblyPlan {
+  settings: EncodeSettings;
+  /** One per worker, contiguous. */
+  ranges: FrameRange[];
+  /** Where the output goes before it is committed: a file, or a directory for png-sequence. */
+  stagedPath: string;
+  /** Private scratch space for chunks and the silent video. */
+  workDir: string;
+  /** The mixed audio to carry, if the composition has any (png-sequence writes it beside the frames itself). */
+  audioFile: string | undefined;
+}
+
+/**
+ * From captured frames to the output: one encoder per worker range, then, after capture, the
+ * chunks joined without re-encoding and the audio muxed in without re-encoding.
+ */
+export class OutputAssembly {
+  readonly sinks: FrameSink[];
+  private readonly chunks: string[] | undefined;
+  private readonly videoFile: string;
+
+  constructor(private readonly plan: AssemblyPlan) {
+    const { settings, ranges, stagedPath, workDir, audioFile } = plan;
+    if (settings.format === "png-sequence") {
+      this.videoFile = stagedPath;
+      this.sinks = ranges.map((range) => encoderSink(settings, { kind: "sequence", directory: stagedPath, firstFrame: range.start }));
+      return;
+    }
+    this.videoFile = audioFile ? join(workDir, `video.${settings.format}`) : stagedPath;
+    if (ranges.length === 1) {
+      this.sinks = [encoderSink(settings, { kind: audioFile ? "chunk" : "file", path: this.videoFile })];
+      return;
+    }
+    // Each worker encodes its own chunk; every chunk starts with a keyframe of its own encoder.
+    this.chunks = ranges.map((_, i) => join(workDir, `chunk-${i}.${settings.format}`));
+    this.sinks = this.chunks.map((path) => encoderSink(settings, { kind: "chunk", path }));
+  }
+
+  /** Whether anything is left to do after capture. */
+  get hasSteps(): boolean {
+    return this.chunks !== undefined || (this.plan.audioFile !== undefined && this.plan.settings.format !== "png-sequence");
+  }
+
+  kill(): void {
+    for (const sink of this.sinks) sink.kill();
+  }
+
+  async assemble(signal?: AbortSignal): Promise<void> {
+    const { settings, audioFile, stagedPath } = this.plan;
+    if (settings.format === "png-sequence") return;
+    if (this.chunks) {
+      const listFile = join(dirname(this.chunks[0]!), "chunks.txt");
+      await writeFile(listFile, this.chunks.map((file) => `file '${file.replaceAll("'", "'\\''")}'`).join("\n") + "\n");
+      await runFfmpeg(concatArgs(listFile, settings.format, this.videoFile), signal);
+    }
+    if (audioFile) await runFfmpeg(muxArgs(this.videoFile, audioFile, settings.format, stagedPath), signal);
+  }
+}

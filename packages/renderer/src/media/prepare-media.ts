@@ -1,0 +1,127 @@
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MediaDescription, MediaPlan } from "@compose/runtime";
+import type { CompositionPage } from "../browser/composition-page.js";
+import { RenderError } from "../render/render-error.js";
+import { FRAMES_PREFIX } from "../serve/project-server.js";
+import type { AudioClip } from "./audio-mix.js";
+import { extractFrames } from "./extract-frames.js";
+import { contentHash, exists } from "./media-cache.js";
+import { probeSource, type HdrTransfer, type SourceFacts } from "./probe-source.js";
+
+export interface MediaContext {
+  projectRoot: string;
+  /** The project server's base URL: sources under it are project files. */
+  baseUrl: string;
+  fps: number;
+  image: "jpeg" | "png";
+  signal?: AbortSignal;
+}
+
+export interface PreparedMedia {
+  audio: AudioClip[];
+  /** The transfer of the first HDR video source, if any. */
+  hdr: HdrTransfer | undefined;
+}
+
+interface Source {
+  input: string;
+  /** Identifies the bytes, for the frame cache. */
+  sourceId: string;
+  facts: SourceFacts;
+}
+
+function name(media: MediaDescription): string {
+  return `${media.kind} ${media.id ? `"${media.id}"` : `#${media.key}`}`;
+}
+
+function mediaError(media: MediaDescription, shown: string, problem: string): RenderError {
+  return new RenderError("media-error", `${name(media)} (${shown}): ${problem}`);
+}
+
+/** A project URL becomes the file it serves; other http(s) URLs are read by ffmpeg as they are. */
+function locate(media: MediaDescription, context: MediaContext): { input: string; shown: string; local: boolean } {
+  if (media.src.startsWith(context.baseUrl)) {
+    const path = decodeURIComponent(new URL(media.src).pathname);
+    const file = join(context.projectRoot, path);
+    if (relative(context.projectRoot, file).startsWith(`..${sep}`)) throw mediaError(media, path, "is outside the project directory");
+    return { input: file, shown: path.replace(/^\//, ""), local: true };
+  }
+  if (/^https?:/.test(media.src)) return { input: media.src, shown: media.src, local: false };
+  if (media.src.startsWith("file:")) return { input: fileURLToPath(media.src), shown: media.src, local: true };
+  throw mediaError(media, media.src, "only project files and http(s) URLs can be media sources");
+}
+
+async function openSource(media: MediaDescription, context: MediaContext): Promise<Source> {
+  if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
+  const { input, shown, local } = locate(media, context);
+  if (local && !(await exists(input))) throw mediaError(media, shown, "the file does not exist");
+  const facts = await probeSource(input).catch((error: unknown) => {
+    if (error instanceof RenderError) throw error;
+    throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);
+  });
+  if (media.kind === "video" && !facts.hasVideo) throw mediaError(media, shown, "has no video stream");
+  return { input, sourceId: local ? await contentHash(input) : input, facts };
+}
+
+/** The element's timeline when it has no data-duration: what is left of the source after data-media-start, at its rate. */
+function naturalDuration(media: MediaDescription, facts: SourceFacts): number {
+  return Math.max(0, facts.duration - media.mediaStart) / media.playbackRate;
+}
+
+/**
+ * The media step between the page's readiness and capture: probes every timed <video> and
+ * <audio> the live DOM has (top level and instances), gives the page their natural durations,
+ * extracts each video's frames at the output fps for the page to show, and plans the audio mix.
+ */
+export async function prepareMedia(pages: readonly CompositionPage[], context: MediaContext): Promise<PreparedMedia> {
+  const first = pages[0]!;
+  const described = await first.describeMedia();
+  if (described.length === 0) return { audio: [], hdr: undefined };
+
+  const sources = new Map<string, Promise<Source>>();
+  const sourceOf = (media: MediaDescription) => {
+    if (!sources.has(media.src)) sources.set(media.src, openSource(media, context));
+    return sources.get(media.src)!;
+  };
+
+  const plans: MediaPlan[] = await Promise.all(
+    described.map(async (media) => {
+      const { input, sourceId, facts } = await sourceOf(media);
+      const natural = naturalDuration(media, facts);
+      const plan: MediaPlan = { key: media.key };
+      if (media.declaredDuration === undefined) plan.naturalDuration = natural;
+      if (media.kind === "video") {
+        const frames = await extractFrames(
+          {
+            input,
+            sourceId,
+            fps: context.fps,
+            mediaStart: media.mediaStart,
+            duration: media.declaredDuration ?? natural,
+            playbackRate: media.playbackRate,
+            image: context.image,
+            hdr: facts.hdr,
+          },
+          context.signal,
+        );
+        plan.frames = { urlPattern: `${context.baseUrl}${FRAMES_PREFIX.slice(1)}${frames.key}/${frames.pattern}`, count: frames.count, fps: context.fps };
+      }
+      return plan;
+    }),
+  );
+  await Promise.all(pages.map((page) => page.prepareMedia(plans)));
+
+  // Described again: starts relative to media, and instance windows, are known only now.
+  const placed = await first.describeMedia();
+  const audio: AudioClip[] = [];
+  let hdr: HdrTransfer | undefined;
+  for (const media of placed) {
+    const { input, facts } = await sourceOf(media);
+    if (media.kind === "video") hdr ??= facts.hdr;
+    const duration = media.duration ?? naturalDuration(media, facts);
+    if (!media.audible || !facts.hasAudio || media.start === undefined || duration <= 0 || media.volume === 0) continue;
+    audio.push({ input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate });
+  }
+  return { audio, hdr };
+}

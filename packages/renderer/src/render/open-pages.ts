@@ -1,0 +1,74 @@
+import { basename } from "node:path";
+import { TRANSPARENT_FORMATS } from "@compose/core";
+import type { BrowserPool } from "../browser/browser-pool.js";
+import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
+import type { CaptureMode } from "../capture/frame-capturer.js";
+import type { LoadedComposition } from "../composition/load-composition.js";
+import { frameImageFormat } from "../encode/encoder-args.js";
+import type { RenderEvent } from "./render-events.js";
+import { RenderError } from "./render-error.js";
+import type { RenderRequest } from "./render.js";
+
+const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+export function readyTimeout(request: RenderRequest): number {
+  return request.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+}
+
+async function openPagesIn(
+  mode: CaptureMode,
+  request: RenderRequest,
+  composition: LoadedComposition,
+  workers: number,
+  pool: BrowserPool,
+  baseUrl: string,
+): Promise<CompositionPage[]> {
+  const { options } = request;
+  const browsers = await pool.launch(workers, {
+    beginFrameControl: mode === "beginframe",
+    gpu: options.browserGpu ?? !options.docker,
+  });
+  return Promise.all(
+    browsers.map((browser) =>
+      openCompositionPage(browser, {
+        url: baseUrl + encodeURIComponent(basename(composition.file)),
+        width: composition.width,
+        height: composition.height,
+        transparent: TRANSPARENT_FORMATS.includes(options.format),
+        captureMode: mode,
+        image: frameImageFormat(options.format),
+        boot: { variables: options.variables ?? {} },
+        readyTimeoutMs: readyTimeout(request),
+      }),
+    ),
+  );
+}
+
+/** True when the browser lacks BeginFrame control (not the headless shell), so screenshots must do. */
+function beginFrameUnsupported(error: unknown): boolean {
+  return !(error instanceof RenderError) && /HeadlessExperimental|BeginFrame/i.test(String(error));
+}
+
+/** One browser and page per worker, all ready, in BeginFrame mode where the browser has it. */
+export async function openPages(
+  request: RenderRequest,
+  composition: LoadedComposition,
+  workers: number,
+  pool: BrowserPool,
+  baseUrl: string,
+  emit: (event: RenderEvent) => void,
+): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
+  const mode = request.captureMode ?? "beginframe";
+  try {
+    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl), mode };
+  } catch (error) {
+    if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
+    await pool.closeAll();
+    emit({
+      type: "warning",
+      code: "screenshot-capture",
+      message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
+    });
+    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl), mode: "screenshot" };
+  }
+}

@@ -1,0 +1,35 @@
+import { validateVariableValues, type RenderOptions } from "@compose/core";
+import type { LoadedComposition } from "../composition/load-composition.js";
+import type { RenderEvent } from "./render-events.js";
+import { RenderError } from "./render-error.js";
+import { unsupportedOptionProblems } from "./unsupported-options.js";
+
+/** Everything that can be refused before a browser starts. */
+export function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
+  for (const problem of unsupportedOptionProblems(options)) {
+    if (problem.fatal) throw new RenderError("invalid-composition", problem.message);
+    emit({ type: "warning", code: problem.code, message: problem.message });
+  }
+  checkVariables(composition, options, emit);
+  checkDimensions(composition, options);
+}
+
+function checkVariables(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
+  const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
+  if (issues.length === 0) return;
+  if (options.strictVariables) {
+    const list = issues.map((issue) => `${issue.code}: ${issue.message}`).join("; ");
+    throw new RenderError("invalid-variables", `variables refused by --strict-variables: ${list}`);
+  }
+  for (const issue of issues) emit({ type: "warning", code: issue.code, message: issue.message });
+}
+
+function checkDimensions(composition: LoadedComposition, options: RenderOptions): void {
+  const subsampled = options.format === "mp4" || options.format === "webm";
+  if (subsampled && (composition.width % 2 !== 0 || composition.height % 2 !== 0)) {
+    throw new RenderError(
+      "invalid-composition",
+      `${options.format} needs an even width and height, but ${composition.id} is ${composition.width}x${composition.height}: change data-width / data-height or use --format mov or png-sequence`,
+    );
+  }
+}
