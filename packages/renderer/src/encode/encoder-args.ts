@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { QUALITY_PRESETS, type OutputFormat, type RenderOptions } from "@compose/core";
 import type { HdrTransfer } from "../media/probe-source.js";
+import type { HardwareEncoder } from "./hardware-encoder.js";
 
 /** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
@@ -26,6 +27,8 @@ export interface EncodeSettings {
   videoBitrate?: string | undefined;
   /** HDR output (mp4 only): HEVC 10-bit BT.2020 with this transfer. */
   hdr?: HdrTransfer | undefined;
+  /** A hardware H.264 encoder found by a trial encode (mp4, SDR). */
+  hardware?: HardwareEncoder | undefined;
 }
 
 const TRANSFER_TAGS: Record<HdrTransfer, string> = { pq: "smpte2084", hlg: "arib-std-b67" };
@@ -58,16 +61,23 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
     ? ["-b:v", settings.videoBitrate]
     : ["-crf", String(settings.crf ?? preset.crf)];
   switch (settings.format) {
-    case "mp4":
+    case "mp4": {
       if (settings.hdr) return hdrArgs(settings, rate);
+      // Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264.
+      const toBt709 = "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p";
+      const { hardware } = settings;
+      const codec = hardware
+        ? ["-c:v", hardware.name, ...(settings.videoBitrate ? rate : hardware.qualityArgs(settings.crf ?? preset.crf))]
+        : ["-c:v", "libx264", "-preset", preset.x264Preset, ...rate];
       return [
-        // Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264.
-        "-vf", "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p",
-        "-c:v", "libx264", "-preset", preset.x264Preset, ...rate,
+        "-vf", hardware?.uploadFilter ? `${toBt709},${hardware.uploadFilter}` : toBt709,
+        ...codec,
         ...(settings.videoBitrate ? ["-maxrate", settings.videoBitrate, "-bufsize", doubleBitrate(settings.videoBitrate)] : []),
-        "-pix_fmt", "yuv420p",
+        // Uploaded frames already have the device's format.
+        ...(hardware?.uploadFilter ? [] : ["-pix_fmt", "yuv420p"]),
         "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
       ];
+    }
     case "webm":
       return [
         "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", ...rate,
@@ -118,6 +128,7 @@ function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {
 export function encodeArgs(settings: EncodeSettings, target: EncodeTarget): string[] {
   return [
     "-hide_banner", "-loglevel", "error", "-y",
+    ...(settings.hardware?.deviceArgs ?? []),
     ...frameInputArgs(settings.fps, frameImageFormat(settings.format)),
     ...videoCodecArgs(settings),
     "-r", String(settings.fps),

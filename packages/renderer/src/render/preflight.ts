@@ -2,13 +2,14 @@ import { validateVariableValues, type RenderOptions } from "@compose/core";
 import type { LoadedComposition } from "../composition/load-composition.js";
 import type { RenderEvent } from "./render-events.js";
 import { RenderError } from "./render-error.js";
-import { unsupportedOptionProblems } from "./unsupported-options.js";
 
 /** Everything that can be refused before a browser starts. */
 export function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
-  for (const problem of unsupportedOptionProblems(options)) {
-    if (problem.fatal) throw new RenderError("invalid-composition", problem.message);
-    emit({ type: "warning", code: problem.code, message: problem.message });
+  if (options.docker) {
+    throw new RenderError(
+      "invalid-composition",
+      "--docker: container mode is not available in this version; render without --docker (use --no-browser-gpu for reproducible local output)",
+    );
   }
   checkVariables(composition, options, emit);
   checkDimensions(composition, options);

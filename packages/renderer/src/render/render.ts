@@ -17,6 +17,7 @@ import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { serveProject } from "../serve/project-server.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
+import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { openPages } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import { ProgressMeter } from "./progress-meter.js";
@@ -146,6 +147,7 @@ async function runRender(
     emit({ type: "warning", code: timingError.code, message: timingError.message });
   }
   const hdr = chooseDynamicRange(options, media.hdr, emit);
+  const hardware = await chooseHardwareEncoder(options, hdr, emit);
   const slice = sliceFrames(frameCount(info.duration, options.fps), request.frames);
   const totalFrames = slice.end - slice.start;
   const seconds = totalFrames / options.fps;
@@ -182,7 +184,7 @@ async function runRender(
   mixing.catch(() => undefined);
 
   const assembly = new OutputAssembly({
-    settings: { format: options.format, fps: options.fps, quality: options.quality, crf: options.crf, videoBitrate: options.videoBitrate, hdr },
+    settings: { format: options.format, fps: options.fps, quality: options.quality, crf: options.crf, videoBitrate: options.videoBitrate, hdr, hardware },
     ranges,
     stagedPath: staged.path,
     workDir,
