@@ -1,7 +1,11 @@
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
+import { registerBenchmark } from "./commands/benchmark.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerLint } from "./commands/lint.js";
+import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
+import { registerServe } from "./commands/serve.js";
 import { UsageError } from "./usage-error.js";
 
 const { version } = JSON.parse(
@@ -17,8 +21,12 @@ const program = new Command("compose")
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
+registerDoctor(program);
 registerLint(program);
+registerPreview(program);
 registerRender(program);
+registerBenchmark(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -97,6 +97,13 @@ export interface ComposeApi {
   describeMedia(): MediaDescription[];
   /** Applies natural durations and extracted video frames; resolves to the updated description. */
   prepareMedia(plans: readonly MediaPlan[]): Promise<CompositionInfo>;
+  /**
+   * Whether the last seek may have changed what the frame shows. False only when nothing that
+   * draws moved (no DOM mutation, timer, rAF callback, onSeek handler, Web Animation progress,
+   * GSAP tween, image or font load, or sub-composition change), so the previous frame's pixels
+   * can be reused.
+   */
+  readonly changed: boolean;
   /** Errors collected since injection (a copy). */
   readonly errors: readonly PageError[];
 }

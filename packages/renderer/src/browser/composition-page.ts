@@ -14,6 +14,17 @@ export interface CompositionPageOptions {
   image: FrameImageFormat;
   boot: ComposeBootConfig;
   readyTimeoutMs: number;
+  /** Reuse the previous frame's image when the page says the seek changed nothing. */
+  reuseFrames: boolean;
+}
+
+/** Where the time of one page's frames went, for the benchmark and the finished event. */
+export interface FrameStats {
+  frames: number;
+  /** Frames whose image was reused because the seek changed nothing. */
+  reused: number;
+  seekMs: number;
+  captureMs: number;
 }
 
 /** A loaded composition that can be seeked and captured, one frame at a time. */
@@ -21,6 +32,7 @@ export interface CompositionPage {
   info: CompositionInfo;
   /** Seeks to `t` seconds and captures that frame. */
   frameAt(t: number): Promise<Buffer>;
+  readonly stats: FrameStats;
   describeMedia(): Promise<MediaDescription[]>;
   /** Hands the page what the renderer learnt of its media; updates `info`. */
   prepareMedia(plans: MediaPlan[]): Promise<void>;
@@ -117,8 +129,11 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return result.value as T;
   };
 
+  const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0 };
+  let previous: Buffer | undefined;
   const compositionPage: CompositionPage = {
     info,
+    stats,
     describeMedia: () => evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media"),
     async prepareMedia(plans) {
       compositionPage.info = await evaluate<CompositionInfo>(
@@ -127,18 +142,29 @@ export async function openCompositionPage(browser: Browser, options: Composition
       );
     },
     async frameAt(t: number): Promise<Buffer> {
+      const seekStarted = performance.now();
       const { result, exceptionDetails } = await evaluateWithin(
         cdp,
-        // One round trip: seek, then report whether a page script failed meanwhile.
-        `window.__compose.seek(${t}).then(() => window.__compose.errors.length)`,
+        // One round trip: seek, then report failed page scripts and whether anything changed.
+        `window.__compose.seek(${t}).then(() => [window.__compose.errors.length, window.__compose.changed])`,
         options.readyTimeoutMs,
         `the frame at ${t.toFixed(3)} s was not ready`,
       );
-      if (exceptionDetails || result.value !== 0) await failOnPageErrors(cdp);
+      const [errorCount, changed] = (result.value ?? [1, true]) as [number, boolean];
+      if (exceptionDetails || errorCount !== 0) await failOnPageErrors(cdp);
       if (exceptionDetails) {
         throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
       }
-      return capture();
+      const captureStarted = performance.now();
+      stats.frames++;
+      stats.seekMs += captureStarted - seekStarted;
+      if (options.reuseFrames && !changed && previous) {
+        stats.reused++;
+        return previous;
+      }
+      previous = await capture();
+      stats.captureMs += performance.now() - captureStarted;
+      return previous;
     },
   };
   return compositionPage;

@@ -39,6 +39,7 @@ async function openPagesIn(
         image: frameImageFormat(options.format),
         boot: { variables: options.variables ?? {} },
         readyTimeoutMs: readyTimeout(request),
+        reuseFrames: request.reuseFrames ?? true,
       }),
     ),
   );

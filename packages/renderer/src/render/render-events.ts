@@ -45,6 +45,8 @@ export interface RenderFinishedEvent {
   captureMs: number;
   /** Time from the request to the committed output. */
   elapsedMs: number;
+  /** Where capture time went, summed over workers: seeking, capturing, and frames reused unchanged. */
+  stats: { frames: number; reused: number; seekMs: number; captureMs: number };
 }
 
 export interface RenderFailedEvent {

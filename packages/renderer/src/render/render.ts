@@ -3,7 +3,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
 import { BrowserPool } from "../browser/browser-pool.js";
-import type { CompositionPage } from "../browser/composition-page.js";
+import type { CompositionPage, FrameStats } from "../browser/composition-page.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import { loadComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
@@ -37,6 +37,8 @@ export interface RenderRequest {
   readyTimeoutMs?: number;
   /** Render only these composition frames (end exclusive), e.g. a short slice to measure speed. */
   frames?: { start: number; end: number };
+  /** Reuse a frame's image when the page reports that nothing changed since the previous one (default true). */
+  reuseFrames?: boolean;
 }
 
 export interface RenderHooks {
@@ -222,7 +224,20 @@ async function runRender(
     sizeBytes: await outputSize(request.output, options),
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
+    stats: totalStats(pages),
   };
+}
+
+function totalStats(pages: readonly CompositionPage[]): FrameStats {
+  return pages.reduce<FrameStats>(
+    (sum, { stats }) => ({
+      frames: sum.frames + stats.frames,
+      reused: sum.reused + stats.reused,
+      seekMs: sum.seekMs + stats.seekMs,
+      captureMs: sum.captureMs + stats.captureMs,
+    }),
+    { frames: 0, reused: 0, seekMs: 0, captureMs: 0 },
+  );
 }
 
 async function outputSize(output: string, options: RenderOptions): Promise<number> {

@@ -20,8 +20,12 @@ export class AnimationFrames {
     };
   }
 
+  /** How many callbacks have run: a seek that ran none changed nothing through rAF. */
+  ran = 0;
+
   run(timestampMs: number): void {
     const frame = this.#callbacks;
+    this.ran += frame.size;
     this.#callbacks = new Map();
     this.#running = frame;
     for (const callback of frame.values()) {

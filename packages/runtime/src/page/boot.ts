@@ -46,6 +46,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     ready: () => (readiness ??= compositionReady(timers)),
     describeMedia,
     prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, describeComposition),
+    get changed() {
+      return seeker.changed;
+    },
     get errors() {
       return [...errors];
     },

@@ -32,5 +32,6 @@ export function applyClipVisibility(clips: readonly TimedElement[], t: number): 
   for (const element of document.querySelectorAll(`[${HIDDEN_ATTRIBUTE}]`)) {
     if (!hidden.has(element)) element.removeAttribute(HIDDEN_ATTRIBUTE);
   }
-  for (const element of hidden) element.setAttribute(HIDDEN_ATTRIBUTE, "");
+  // Only real changes touch the DOM: an unchanged frame must record no mutation.
+  for (const element of hidden) if (!element.hasAttribute(HIDDEN_ATTRIBUTE)) element.setAttribute(HIDDEN_ATTRIBUTE, "");
 }

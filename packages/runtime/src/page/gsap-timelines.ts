@@ -5,8 +5,19 @@ interface SeekableTimeline {
   pause(): unknown;
 }
 
+/** What change detection reads of a GSAP animation (GSAP 3's Animation API). */
+interface GsapAnimation {
+  startTime(): number;
+  totalDuration(): number;
+  timeScale(): number;
+  repeat?(): number;
+  parent?: GsapAnimation | null;
+  getChildren?(nested: boolean, tweens: boolean, timelines: boolean): GsapAnimation[];
+}
+
 interface GsapGlobal {
-  ticker?: { lagSmoothing?(threshold: number): void };
+  ticker?: { lagSmoothing?(threshold: number): void; sleep?(): void };
+  globalTimeline?: { getChildren?(nested: boolean, tweens: boolean, timelines: boolean): Array<{ paused(): boolean }> };
 }
 
 type TimelineWindow = Window & { __timelines?: Record<string, unknown>; gsap?: GsapGlobal };
@@ -48,5 +59,54 @@ export function seekRegisteredTimelines(t: number): void {
  * smoothing, tweens that are not in a registered timeline play on composition time, in order.
  */
 export function letGsapTickerFollowTheClock(): void {
-  (window as TimelineWindow).gsap?.ticker?.lagSmoothing?.(0);
+  const gsap = (window as TimelineWindow).gsap;
+  gsap?.ticker?.lagSmoothing?.(0);
+  // With every animation paused (registered timelines are driven by seek alone) the ticker has
+  // nothing to do; asleep, its requestAnimationFrame loop does not make every frame look changed.
+  // GSAP wakes it by itself when a playing tween is created.
+  const children = gsap?.globalTimeline?.getChildren?.(false, true, true);
+  if (children?.every((child) => child.paused())) gsap?.ticker?.sleep?.();
+}
+
+/**
+ * The spans, in registered-timeline seconds, during which a registered timeline's tweens move.
+ * A tween nested in a repeating timeline counts for that whole timeline's span.
+ */
+function activeSpans(timeline: GsapAnimation): Array<[number, number]> | undefined {
+  if (typeof timeline.getChildren !== "function") return undefined;
+  if ((timeline.repeat?.() ?? 0) !== 0) return [[0, Infinity]];
+  const spans: Array<[number, number]> = [];
+  for (const tween of timeline.getChildren(true, true, false)) {
+    let start = tween.startTime();
+    let length = tween.totalDuration() / (tween.timeScale() || 1);
+    for (let parent = tween.parent; parent && parent !== timeline; parent = parent.parent ?? null) {
+      if ((parent.repeat?.() ?? 0) !== 0) {
+        start = 0;
+        length = parent.totalDuration();
+      }
+      start = parent.startTime() + start / (parent.timeScale() || 1);
+      length /= parent.timeScale() || 1;
+    }
+    spans.push([start, start + length]);
+  }
+  return spans;
+}
+
+/**
+ * Whether moving every registered timeline from `from` to `to` seconds can change anything: a
+ * tween is active somewhere between them (callbacks such as onUpdate may draw on a canvas, which
+ * no DOM observer sees). Unknown timeline shapes always count as changing.
+ */
+export function timelinesMoveBetween(from: number, to: number): boolean {
+  const registry = (window as TimelineWindow).__timelines;
+  if (typeof registry !== "object" || registry === null) return false;
+  const low = Math.min(from, to);
+  const high = Math.max(from, to);
+  for (const timeline of Object.values(registry)) {
+    if (!isSeekableTimeline(timeline)) continue;
+    const spans = activeSpans(timeline as unknown as GsapAnimation);
+    if (!spans) return true;
+    if (spans.some(([start, end]) => start <= high && end >= low)) return true;
+  }
+  return false;
 }

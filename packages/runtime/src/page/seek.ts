@@ -1,4 +1,5 @@
 import type { AnimationFrames } from "./animation-frames.js";
+import { ChangeDetector } from "./change-detector.js";
 import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
@@ -22,11 +23,14 @@ export class Seeker {
   readonly #animations: WebAnimationSync;
   readonly #handlers = new Set<SeekHandler>();
   #previous: Promise<unknown> = Promise.resolve();
+  readonly #changes: ChangeDetector;
+  #changed = true;
 
   constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync) {
     this.#timers = timers;
     this.#frames = frames;
     this.#animations = animations;
+    this.#changes = new ChangeDetector(timers, frames, animations);
   }
 
   onSeek(handler: SeekHandler): () => void {
@@ -60,7 +64,13 @@ export class Seeker {
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
     const clips = this.#applyState(t);
-    await Promise.all([showVideoFrames(clips, t), seekSubCompositions(clips, t)]);
+    const [, childrenChanged] = await Promise.all([showVideoFrames(clips, t), seekSubCompositions(clips, t)]);
+    this.#changed = this.#changes.settle(t, childrenChanged || this.#handlers.size > 0);
+  }
+
+  /** Whether the last seek may have changed the frame; false only when it surely did not. */
+  get changed(): boolean {
+    return this.#changed;
   }
 
   #applyState(t: number): TimedElement[] {

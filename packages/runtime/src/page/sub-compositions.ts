@@ -106,11 +106,11 @@ export async function mountSubCompositions(): Promise<void> {
 /**
  * Seeks every visible instance to its local time: 0 at its host's start, holding its last state
  * when its own timeline is shorter than the host's window. Hidden instances are left until they
- * show, since nothing of them is drawn.
+ * show, since nothing of them is drawn. Resolves to whether any instance's frame changed.
  */
-export async function seekSubCompositions(clips: readonly TimedElement[], t: number): Promise<void> {
-  if (instances.size === 0) return;
-  const seeks: Promise<void>[] = [];
+export async function seekSubCompositions(clips: readonly TimedElement[], t: number): Promise<boolean> {
+  if (instances.size === 0) return false;
+  const seeks: Promise<boolean>[] = [];
   for (const { element, timing } of clips) {
     const instance = instances.get(element);
     if (!instance) continue;
@@ -119,7 +119,7 @@ export async function seekSubCompositions(clips: readonly TimedElement[], t: num
     if (t < start || (end !== undefined && t >= end)) continue;
     const own = instance.info.duration;
     const local = own === undefined ? t - start : Math.min(t - start, Math.max(0, own - LAST_STATE_EPSILON_S));
-    seeks.push(instance.api.seek(local));
+    seeks.push(instance.api.seek(local).then(() => instance.api.changed));
   }
-  await Promise.all(seeks);
+  return (await Promise.all(seeks)).some(Boolean);
 }

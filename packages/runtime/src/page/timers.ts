@@ -121,7 +121,11 @@ export class VirtualTimers {
     return next;
   }
 
+  /** How many timer callbacks have run: a seek that ran none changed nothing through timers. */
+  ran = 0;
+
   #run(timer: Timer): void {
+    this.ran++;
     const nesting = timer.nesting;
     if (timer.repeatEvery === undefined) {
       this.#timers.delete(timer.id);

@@ -57,6 +57,19 @@ export class WebAnimationSync {
     }
   }
 
+  /**
+   * Where every adopted animation stands, as a string: equal strings mean every animation shows
+   * what it showed before (same iteration, same progress, same phase).
+   */
+  fingerprint(): string {
+    const parts: string[] = [];
+    for (const animation of this.#managed.keys()) {
+      const timing = animation.effect?.getComputedTiming();
+      parts.push(`${timing?.currentIteration ?? "-"}:${timing?.progress ?? "-"}`);
+    }
+    return parts.join(",");
+  }
+
   /** Sets every adopted animation to its state at the clock's now. */
   seek(): void {
     this.adopt();

@@ -1,0 +1,47 @@
+import type { BenchmarkRun, Recommendation } from "./recommend.js";
+
+export interface BenchmarkResult {
+  composition: { id: string; file: string; width: number; height: number };
+  /** The slice rendered: composition frames [startFrame, endFrame). */
+  slice: { startFrame: number; endFrame: number; frames: number; seconds: number };
+  fps: number;
+  format: string;
+  quality: string;
+  machine: { cores: number; totalMemoryBytes: number };
+  runs: BenchmarkRun[];
+  recommended: Recommendation;
+}
+
+function memory(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+/** Columns right-aligned under their headings. */
+function table(headings: string[], rows: string[][]): string[] {
+  const widths = headings.map((heading, i) => Math.max(heading.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("   ");
+  return [line(headings), ...rows.map(line)];
+}
+
+export function formatBenchmarkText(result: BenchmarkResult): string {
+  const { composition, slice, machine } = result;
+  const lines = [
+    `${composition.id} (${composition.width}x${composition.height}): ${slice.frames} frames (${slice.seconds.toFixed(2)} s at ${result.fps} fps), ${result.format}, ${result.quality} quality`,
+    `machine: ${machine.cores} core${machine.cores === 1 ? "" : "s"}, ${memory(machine.totalMemoryBytes)} memory`,
+    "",
+    ...table(
+      ["workers", "frames/s", "wall time", "peak memory"],
+      result.runs.map((run) => [String(run.workers), run.framesPerSecond.toFixed(1), `${(run.wallMs / 1000).toFixed(2)} s`, memory(run.peakMemoryBytes)]),
+    ),
+    "",
+    `recommended: --workers ${result.recommended.workers} --max-concurrent-renders ${result.recommended.maxConcurrentRenders}`,
+    ...result.recommended.reasons.map((reason) => `  ${reason}`),
+    "  frames/s: capture rate once the browsers are up; wall time includes starting them.",
+    "  Compositions under about 2 s (60 frames) render fastest with --workers 1.",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+export function formatBenchmarkJson(result: BenchmarkResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}

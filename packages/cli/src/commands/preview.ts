@@ -1,0 +1,53 @@
+import type { Command } from "commander";
+import { startPreviewServer } from "../preview/server.js";
+import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { UsageError } from "../usage-error.js";
+
+const DEFAULT_PORT = 4400;
+/** Without --port, the next ports are tried when the default is taken. */
+const PORT_ATTEMPTS = 20;
+const HOST = "127.0.0.1";
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535; 0 picks a free port (got ${text})`);
+  return Number(text);
+}
+
+export function registerPreview(program: Command): void {
+  program
+    .command("preview")
+    .description("Preview a composition in the browser: scrub and play frame by frame, edit its variables, see lint findings.")
+    .argument("[path]", "composition directory (its index.html) or HTML file", ".")
+    .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
+    .action(async (pathArg: string, flags: { port?: string }) => {
+      const requestedPort = parsePort(flags.port);
+      const entry = resolveCompositionEntry(pathArg);
+      // Loaded here: the browser driver behind it would slow every other command's start.
+      const { runtimeSource } = await import("@compose/renderer");
+      const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
+      let server;
+      for (let i = 0; i < attempts && !server; i++) {
+        const port = (requestedPort ?? DEFAULT_PORT) + i;
+        try {
+          server = await startPreviewServer({ entryFile: entry.file, pathArg, cwd: process.cwd(), host: HOST, port, runtimeSource });
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code !== "EADDRINUSE" || i === attempts - 1) {
+            const reason = code === "EADDRINUSE" ? "it is in use" : (error as Error).message;
+            process.stderr.write(`error: cannot listen on ${HOST}:${port}: ${reason}; choose another with --port (0 picks a free one)\n`);
+            process.exitCode = 1;
+            return;
+          }
+        }
+      }
+      if (!server) return;
+      process.stdout.write(`compose preview: ${entry.name} at ${server.url} (Ctrl-C to stop)\n`);
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once("SIGINT", resolve);
+        process.once("SIGTERM", resolve);
+      });
+      await server.close();
+      process.stdout.write(`compose preview: stopped (${signal})\n`);
+    });
+}

@@ -1,0 +1,77 @@
+import type { Command } from "commander";
+// Only the light config module up front: the HTTP server is loaded when `serve` runs, so the
+// other commands do not pay for starting it.
+import {
+  CONCURRENCY_LIMITS,
+  DEFAULT_HOST,
+  DEFAULT_MAX_QUEUE,
+  DEFAULT_PORT,
+  DEFAULT_SHUTDOWN_GRACE_SECONDS,
+  serverConfigFromFlags,
+  ServerConfigError,
+  type ServeFlags,
+  type ServerConfig,
+} from "@compose/producer/config";
+import { renderSettingsFromEnvironment } from "../render/render-flags.js";
+import { UsageError } from "../usage-error.js";
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+function configFrom(flags: ServeFlags): ServerConfig {
+  try {
+    return serverConfigFromFlags(flags, process.env, process.cwd());
+  } catch (error) {
+    throw error instanceof ServerConfigError ? new UsageError(error.message) : error;
+  }
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("Run the producer server: render requests over HTTP, a FIFO queue, server-sent events.")
+    .option("--host <host>", `address to listen on (default: ${DEFAULT_HOST})`)
+    .option("--port <port>", `port; 0 picks a free one (default: ${DEFAULT_PORT})`)
+    .option(
+      "--max-concurrent-renders <n>",
+      `renders at once, ${CONCURRENCY_LIMITS.min}-${CONCURRENCY_LIMITS.max} (default: PRODUCER_MAX_CONCURRENT_RENDERS, else ${CONCURRENCY_LIMITS.default})`,
+    )
+    .option("--max-queue <n>", `requests allowed to wait; more get 429 (default: ${DEFAULT_MAX_QUEUE})`)
+    .option("--projects <dir>", "directory the compositions of requests are taken from (default: .)")
+    .option("--outputs <dir>", "directory outputs are written to, named by request id (default: renders)")
+    .option("--token <token>", "require Authorization: Bearer <token> (default: COMPOSE_TOKEN; prefer it, flags show in ps)")
+    .option("--shutdown-grace <seconds>", `on SIGTERM, how long running renders may finish (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .action(async (flags: ServeFlags) => {
+      const config = configFrom(flags);
+      const { createProducer } = await import("@compose/producer");
+      const producer = await createProducer(config, {
+        renderSettings: renderSettingsFromEnvironment(process.env),
+        logError: (line) => process.stderr.write(`compose serve: ${line}\n`),
+      });
+      let url: string;
+      try {
+        url = await producer.listen();
+      } catch (error) {
+        process.stderr.write(`error: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (config.token === undefined && !LOOPBACK.test(config.host)) {
+        process.stderr.write(`compose serve: warning: listening on ${config.host} without a token; anyone who can reach it can render\n`);
+      }
+      process.stdout.write(
+        `compose serve: listening on ${url} (${config.maxConcurrentRenders} concurrent renders, projects ${config.projectsDir}, outputs ${config.outputsDir})\n`,
+      );
+
+      // The listeners stay: a second signal must not kill the process halfway through shutting down.
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.on("SIGTERM", resolve);
+        process.on("SIGINT", resolve);
+      });
+      const { activeRenders } = await producer.backend.counts();
+      process.stdout.write(
+        `compose serve: ${signal}: no new requests; finishing ${activeRenders} running render(s) within ${config.shutdownGraceMs / 1000} s\n`,
+      );
+      await producer.close();
+      process.stdout.write("compose serve: stopped\n");
+    });
+}

@@ -1,0 +1,295 @@
+import { readFileSync } from "node:fs";
+import { statfs } from "node:fs/promises";
+import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
+import { defaultWorkerCount, MAX_WORKERS } from "@compose/core";
+import { checkBrowser } from "./browser-check.js";
+import { detectPackageManager, installCommand, type PackageManager } from "./install-command.js";
+import { firstLine, runTool, whichSync } from "./run-tool.js";
+
+/** pass: fine. warn: rendering works, but something is missing or tight. fail: compose render cannot work. */
+export type CheckStatus = "pass" | "warn" | "fail";
+
+export interface CheckResult {
+  id: string;
+  /** What was checked, as shown at the start of the line. */
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** For warn and fail: the command (or step) that fixes it. */
+  fix?: string;
+}
+
+export interface DoctorContext {
+  env: NodeJS.ProcessEnv;
+  packageManager: PackageManager;
+  /** Directories whose free space matters: temporary files and the output directory. */
+  tempDir: string;
+  workDir: string;
+  /** Time limit of the browser launch-and-render check. */
+  browserTimeoutMs: number;
+}
+
+export function defaultDoctorContext(): DoctorContext {
+  return {
+    env: process.env,
+    packageManager: detectPackageManager(),
+    tempDir: tmpdir(),
+    workDir: process.cwd(),
+    browserTimeoutMs: 30_000,
+  };
+}
+
+export const MIN_NODE_MAJOR = 20;
+/** SPEC.md, worker rules: each worker's browser uses about 256 MB. */
+export const WORKER_MEMORY_BYTES = 256 * 1024 * 1024;
+/** SPEC.md: one worker on machines with 4 GB of RAM or less. */
+const SMALL_MACHINE_BYTES = 4 * 1024 ** 3;
+const DISK_FAIL_BYTES = 200 * 1024 ** 2;
+const DISK_WARN_BYTES = 2 * 1024 ** 3;
+
+/** The encoders ffmpeg needs, one per encoded format. */
+export const FORMAT_ENCODERS = [
+  { encoder: "libx264", format: "mp4" },
+  { encoder: "prores_ks", format: "mov" },
+  { encoder: "libvpx-vp9", format: "webm" },
+] as const;
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  return `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+export function checkNode(version: string = process.versions.node, manager?: PackageManager): CheckResult {
+  const major = Number(version.split(".")[0]);
+  const base = { id: "node", name: "Node.js" };
+  if (major >= MIN_NODE_MAJOR) return { ...base, status: "pass", detail: `v${version}` };
+  return {
+    ...base,
+    status: "fail",
+    detail: `v${version}; compose needs Node.js ${MIN_NODE_MAJOR} or later`,
+    fix:
+      manager === "brew"
+        ? "brew install node@20"
+        : "install Node.js 20 or later from https://nodejs.org/en/download (or your distribution's nodesource packages)",
+  };
+}
+
+/** `ffmpeg version 5.1.6-0+deb12u1 Copyright ...` -> `5.1.6-0+deb12u1`. */
+function toolVersion(output: string, tool: string): string {
+  const match = new RegExp(`^${tool} version (\\S+)`, "m").exec(output);
+  return match?.[1] ?? firstLine(output);
+}
+
+interface ToolSpec {
+  id: string;
+  tool: string;
+  envVariable: string;
+}
+
+async function checkTool(spec: ToolSpec, context: DoctorContext): Promise<{ result: CheckResult; path?: string }> {
+  const fromEnv = context.env[spec.envVariable];
+  const program = fromEnv || spec.tool;
+  const install = installCommand({ apt: "ffmpeg" }, context.packageManager);
+  const base = { id: spec.id, name: spec.tool };
+  const run = await runTool(program, ["-hide_banner", "-version"]);
+  if (!run.started) {
+    const where = fromEnv ? `${spec.envVariable}=${fromEnv} does not exist or is not executable` : "not found on PATH";
+    return {
+      result: {
+        ...base,
+        status: "fail",
+        detail: `${where} (${spec.envVariable} sets its path)`,
+        fix: fromEnv ? `unset ${spec.envVariable}, or set it to ${spec.tool}'s path` : install,
+      },
+    };
+  }
+  const path = whichSync(program, context.env.PATH) ?? program;
+  if (run.code !== 0) {
+    return {
+      result: { ...base, status: "fail", detail: `${path} -version failed: ${firstLine(run.stderr) || `exit code ${run.code}`}`, fix: install },
+    };
+  }
+  return { result: { ...base, status: "pass", detail: `${toolVersion(run.stdout, spec.tool)} (${path})` }, path: program };
+}
+
+export function checkFfmpeg(context: DoctorContext) {
+  return checkTool({ id: "ffmpeg", tool: "ffmpeg", envVariable: "COMPOSE_FFMPEG" }, context);
+}
+
+export async function checkFfprobe(context: DoctorContext): Promise<CheckResult> {
+  return (await checkTool({ id: "ffprobe", tool: "ffprobe", envVariable: "COMPOSE_FFPROBE" }, context)).result;
+}
+
+/** Names in `ffmpeg -encoders` output: after the legend's `------` line, ` V....D libx264   libx264 H.264 ...`. */
+export function parseEncoderNames(output: string): Set<string> {
+  const names = new Set<string>();
+  const all = output.split("\n");
+  const separator = all.findIndex((line) => /^\s*-{3,}\s*$/.test(line));
+  for (const line of all.slice(separator + 1)) {
+    const match = /^\s*[VAS][.A-Z]{5}\s+(\S+)/.exec(line);
+    if (match && match[1] !== "=") names.add(match[1]!);
+  }
+  return names;
+}
+
+export async function checkEncoders(ffmpeg: string | undefined, context: DoctorContext): Promise<CheckResult> {
+  const base = { id: "encoders", name: "encoders" };
+  const wanted = FORMAT_ENCODERS.map(({ encoder, format }) => `${encoder} (${format})`).join(", ");
+  const install = installCommand({ apt: "ffmpeg" }, context.packageManager);
+  if (ffmpeg === undefined) return { ...base, status: "fail", detail: `not checked without ffmpeg: ${wanted} are needed`, fix: install };
+  const run = await runTool(ffmpeg, ["-hide_banner", "-encoders"]);
+  if (!run.started || run.code !== 0) {
+    return { ...base, status: "fail", detail: `ffmpeg -encoders failed: ${firstLine(run.stderr) || run.startError || `exit code ${run.code}`}`, fix: install };
+  }
+  const names = parseEncoderNames(run.stdout);
+  const missing = FORMAT_ENCODERS.filter(({ encoder }) => !names.has(encoder));
+  if (missing.length === 0) return { ...base, status: "pass", detail: wanted };
+  return {
+    ...base,
+    status: "fail",
+    detail: `this ffmpeg lacks ${missing.map(({ encoder, format }) => `${encoder} (needed for ${format})`).join(", ")}`,
+    fix: `${install} (a build with ${missing.map(({ encoder }) => encoder).join(", ")}; Debian's has them all)`,
+  };
+}
+
+export async function checkBrowserRenders(context: DoctorContext): Promise<CheckResult> {
+  const base = { id: "browser", name: "browser" };
+  const install = installCommand({ apt: "chromium-headless-shell", brew: "--cask chromium" }, context.packageManager);
+  try {
+    const result = await checkBrowser(context.browserTimeoutMs);
+    const rendered = `${result.version} (${result.executable}): launched and rendered a test frame in ${(result.ms / 1000).toFixed(1)} s`;
+    if (!result.beginFrame) {
+      return {
+        ...base,
+        status: "warn",
+        detail: `${rendered}, but it has no BeginFrame control, so renders use slower screenshot capture`,
+        fix: `${install} (and unset COMPOSE_BROWSER)`,
+      };
+    }
+    return { ...base, status: "pass", detail: rendered };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const notFound = /was not found/.test(message);
+    return {
+      ...base,
+      status: "fail",
+      detail: notFound
+        ? `chromium-headless-shell was not found${context.env.COMPOSE_BROWSER ? ` at COMPOSE_BROWSER=${context.env.COMPOSE_BROWSER}` : ""} (COMPOSE_BROWSER sets its path)`
+        : firstLine(message),
+      fix: notFound && context.env.COMPOSE_BROWSER ? `unset COMPOSE_BROWSER, or set it to a Chromium headless shell; else ${install}` : install,
+    };
+  }
+}
+
+export async function checkDocker(context: DoctorContext): Promise<CheckResult> {
+  const base = { id: "docker", name: "docker" };
+  const install =
+    context.packageManager === "apt"
+      ? "sudo apt-get install docker.io (or Docker Engine: https://docs.docker.com/engine/install/)"
+      : context.packageManager === "brew"
+        ? "brew install --cask docker"
+        : "install Docker Engine: https://docs.docker.com/engine/install/";
+  const client = await runTool("docker", ["version", "--format", "{{.Client.Version}}"], 10_000);
+  if (!client.started) {
+    return { ...base, status: "warn", detail: "the docker CLI was not found: no container mode (--docker); local rendering does not need it", fix: install };
+  }
+  const clientVersion = firstLine(client.stdout) || "unknown version";
+  const info = await runTool("docker", ["info", "--format", "{{.ServerVersion}}"], 10_000);
+  if (info.code === 0 && firstLine(info.stdout)) {
+    return { ...base, status: "pass", detail: `CLI ${clientVersion}, engine ${firstLine(info.stdout)}: container mode (--docker) is available` };
+  }
+  const reason = info.timedOut ? "no answer within 10 s" : firstLine(info.stderr.replace(/^ERROR:\s*/m, "")) || `docker info exited with code ${info.code}`;
+  const denied = /permission denied/i.test(info.stderr);
+  return {
+    ...base,
+    status: "warn",
+    detail: `CLI ${clientVersion}, engine not reachable (${reason}): no container mode (--docker); local rendering does not need it`,
+    fix: denied ? "sudo usermod -aG docker $USER (then log in again)" : context.packageManager === "brew" ? "open -a Docker" : "sudo systemctl start docker",
+  };
+}
+
+export function checkCores(cores: number = availableParallelism()): CheckResult {
+  const workers = defaultWorkerCount(cores);
+  return {
+    id: "cores",
+    name: "cores",
+    status: "pass",
+    detail: `${cores} core${cores === 1 ? "" : "s"}: --workers auto uses ${workers} (half the cores, at most 4)`,
+  };
+}
+
+/** MemAvailable from /proc/meminfo (what can be used without swapping); os.freemem() elsewhere. */
+export function availableMemory(): number {
+  try {
+    const match = /^MemAvailable:\s+(\d+) kB/m.exec(readFileSync("/proc/meminfo", "utf8"));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return freemem();
+}
+
+export function checkMemory(total: number = totalmem(), available: number = availableMemory(), cores: number = availableParallelism()): CheckResult {
+  const base = { id: "memory", name: "memory" };
+  const fits = Math.floor(available / WORKER_MEMORY_BYTES);
+  const defaultWorkers = defaultWorkerCount(cores);
+  const summary = `${formatBytes(total)} total, ${formatBytes(available)} available`;
+  if (fits < 1) {
+    return {
+      ...base,
+      status: "fail",
+      detail: `${summary}: not enough for one worker (about 256 MB each)`,
+      fix: "close other programs to free memory (or add memory / swap)",
+    };
+  }
+  if (total <= SMALL_MACHINE_BYTES || fits < defaultWorkers) {
+    return {
+      ...base,
+      status: "warn",
+      detail: `${summary}: room for ${fits} worker${fits === 1 ? "" : "s"} at about 256 MB each; render with one worker here`,
+      fix: "compose render --workers 1",
+    };
+  }
+  return {
+    ...base,
+    status: "pass",
+    detail: `${summary}: room for ${fits >= MAX_WORKERS ? `the maximum of ${MAX_WORKERS}` : fits} workers at about 256 MB each`,
+  };
+}
+
+async function freeBytes(path: string): Promise<number | undefined> {
+  try {
+    const stats = await statfs(path);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function checkDisk(context: DoctorContext): Promise<CheckResult> {
+  const base = { id: "disk", name: "disk" };
+  const places = [...new Set([context.tempDir, context.workDir])];
+  const measured = await Promise.all(places.map(async (path) => ({ path, free: await freeBytes(path) })));
+  const known = measured.filter((place): place is { path: string; free: number } => place.free !== undefined);
+  const detail = known.map(({ path, free }) => `${formatBytes(free)} free in ${path}`).join(", ") || "free space unknown";
+  const lowest = known.reduce<{ path: string; free: number } | undefined>((low, place) => (low === undefined || place.free < low.free ? place : low), undefined);
+  if (lowest === undefined) return { ...base, status: "warn", detail, fix: "check free space with df -h" };
+  const fix = `free space in ${lowest.path}${lowest.path === context.tempDir ? " (or point TMPDIR at a larger disk)" : ""}`;
+  if (lowest.free < DISK_FAIL_BYTES) return { ...base, status: "fail", detail: `${detail}: too little for the frames and chunks of a render`, fix };
+  if (lowest.free < DISK_WARN_BYTES) return { ...base, status: "warn", detail: `${detail}: long or png-sequence renders may not fit`, fix };
+  return { ...base, status: "pass", detail };
+}
+
+/** Every check, in display order. Independent checks run at the same time. */
+export async function runChecks(context: DoctorContext): Promise<CheckResult[]> {
+  const ffmpeg = checkFfmpeg(context);
+  const [ffmpegResult, encoders, ffprobe, browser, docker, disk] = await Promise.all([
+    ffmpeg.then((found) => found.result),
+    ffmpeg.then((found) => checkEncoders(found.path, context)),
+    checkFfprobe(context),
+    checkBrowserRenders(context),
+    checkDocker(context),
+    checkDisk(context),
+  ]);
+  return [checkNode(undefined, context.packageManager), ffmpegResult, encoders, ffprobe, browser, docker, checkCores(), checkMemory(), disk];
+}

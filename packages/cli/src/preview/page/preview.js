@@ -1,0 +1,583 @@
+// The compose preview page. Plain JavaScript, no build step: served as is by `compose preview`.
+//
+// The composition runs in an iframe whose HTML the server sends with the page runtime as its first
+// script (the same bundle and boot call render injects), booted with the variables chosen here. The
+// page never plays on its own: every frame shown is `__compose.seek(frame / fps)`, as in a render.
+
+const RENDER_DEFAULT_FPS = 30;
+const READY_TIMEOUT_MS = 30_000;
+/** Text and number fields apply this long after the last keystroke; other widgets at once. */
+const TYPING_DELAY_MS = 150;
+const CONFIG_PARAMETER = "__compose_config";
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  /** The server's view of the project (see project-state.ts). */
+  state: undefined,
+  fps: RENDER_DEFAULT_FPS,
+  /** Duration in seconds, from the runtime once the frame is ready (else the static metadata). */
+  duration: undefined,
+  totalFrames: 1,
+  /** The frame asked for, and the frame the current iframe shows (undefined: not seeked yet). */
+  target: 0,
+  shown: undefined,
+  /** Variable id -> current widget value. */
+  values: {},
+  /** The boot config (JSON) the current iframe was loaded with. */
+  loadedConfig: undefined,
+  iframe: undefined,
+  /** The current iframe's window.__compose, once ready. */
+  api: undefined,
+  wantReload: false,
+  busy: false,
+  applyTimer: undefined,
+  playing: false,
+  idleWaiters: [],
+  /** Errors of the current frame: ready() failures and the runtime's collected page errors. */
+  frameErrors: [],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Variables
+
+function isChanged(variable, value) {
+  if (value === undefined) return false;
+  if (variable.type === "color") return String(value).toLowerCase() !== String(variable.default).toLowerCase();
+  return value !== variable.default;
+}
+
+/** The values that differ from the declared defaults, in declaration order: what --variables needs. */
+function changedValues() {
+  const changed = {};
+  for (const variable of app.state?.variables ?? []) {
+    const value = app.values[variable.id];
+    if (isChanged(variable, value)) changed[variable.id] = value;
+  }
+  return changed;
+}
+
+function bootConfig() {
+  return { variables: changedValues() };
+}
+
+function shellQuote(text) {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function renderCommand() {
+  if (!app.state) return "";
+  let command = app.state.renderCommand;
+  if (app.fps !== RENDER_DEFAULT_FPS) command += ` --fps ${app.fps}`;
+  const changed = changedValues();
+  if (Object.keys(changed).length > 0) command += ` --variables ${shellQuote(JSON.stringify(changed))}`;
+  return command;
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children);
+  return node;
+}
+
+/** Sets a value from a widget and applies it (after `delay` ms, so typing does not reload per key). */
+function setValue(variable, value, delay) {
+  app.values[variable.id] = value;
+  document.querySelector(`[data-variable="${CSS.escape(variable.id)}"]`)?.classList.toggle("changed", isChanged(variable, value));
+  updateCommand();
+  scheduleApply(delay);
+}
+
+function scheduleApply(delay) {
+  clearTimeout(app.applyTimer);
+  app.applyTimer = setTimeout(() => {
+    app.applyTimer = undefined;
+    if (JSON.stringify(bootConfig()) !== app.loadedConfig) requestReload();
+    updatePending();
+  }, delay);
+  updatePending();
+}
+
+/** The widget for one declaration, chosen from its type and fields, labelled by its label. */
+function variableWidget(variable) {
+  const id = `variable-${variable.id}`;
+  const value = app.values[variable.id];
+  const row = element("div", { class: "variable", "data-variable": variable.id, "data-type": variable.type });
+  row.classList.toggle("changed", isChanged(variable, value));
+  const label = element("label", { for: id }, variable.label);
+  const control = element("div", { class: "control" });
+  row.append(label, control);
+
+  switch (variable.type) {
+    case "string": {
+      const input = element("input", { id, type: "text", placeholder: variable.placeholder, maxlength: variable.maxLength });
+      input.value = value;
+      input.addEventListener("input", () => {
+        const text = variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength);
+        setValue(variable, text, TYPING_DELAY_MS);
+      });
+      control.append(input);
+      break;
+    }
+    case "number": {
+      const input = element("input", { id, type: "number", min: variable.min, max: variable.max, step: variable.step ?? "any" });
+      input.value = String(value);
+      control.append(input);
+      let slider;
+      if (variable.min !== undefined && variable.max !== undefined) {
+        slider = element("input", {
+          type: "range",
+          min: variable.min,
+          max: variable.max,
+          step: variable.step ?? "any",
+          "aria-label": `${variable.label} slider`,
+        });
+        slider.value = String(value);
+        slider.addEventListener("input", () => {
+          input.value = slider.value;
+          setValue(variable, Number(slider.value), 0);
+        });
+        control.append(slider);
+      }
+      if (variable.unit) control.append(element("span", { class: "unit" }, variable.unit));
+      input.addEventListener("input", () => {
+        if (input.value.trim() === "" || !Number.isFinite(input.valueAsNumber)) return;
+        if (slider) slider.value = input.value;
+        setValue(variable, input.valueAsNumber, TYPING_DELAY_MS);
+      });
+      break;
+    }
+    case "color": {
+      const input = element("input", { id, type: "color" });
+      input.value = String(value).toLowerCase();
+      const hex = element("span", { class: "hex" }, input.value);
+      input.addEventListener("input", () => {
+        hex.textContent = input.value;
+        setValue(variable, input.value, 0);
+      });
+      control.append(input, hex);
+      break;
+    }
+    case "boolean": {
+      const input = element("input", { id, type: "checkbox" });
+      input.checked = Boolean(value);
+      input.addEventListener("change", () => setValue(variable, input.checked, 0));
+      control.append(input);
+      break;
+    }
+    case "enum": {
+      const select = element("select", { id });
+      for (const option of variable.options) select.append(element("option", { value: option.value }, option.label));
+      select.value = value;
+      select.addEventListener("change", () => setValue(variable, select.value, 0));
+      control.append(select);
+      break;
+    }
+    default:
+      control.append(element("span", {}, `(unsupported type ${variable.type})`));
+  }
+  return row;
+}
+
+function buildVariablesPanel() {
+  const form = $("variables");
+  form.replaceChildren(...(app.state?.variables ?? []).map(variableWidget));
+  $("no-variables").hidden = (app.state?.variables ?? []).length > 0;
+  $("reset-variables").hidden = (app.state?.variables ?? []).length === 0;
+}
+
+/** Keeps the values of variables that still exist with the same type; others take their default. */
+function adoptDeclarations(variables, previous) {
+  const old = new Map((previous ?? []).map((variable) => [variable.id, variable]));
+  const values = {};
+  for (const variable of variables) {
+    const before = old.get(variable.id);
+    const value = app.values[variable.id];
+    const keep =
+      before?.type === variable.type &&
+      value !== undefined &&
+      (variable.type !== "enum" || variable.options.some((option) => option.value === value));
+    values[variable.id] = keep ? value : variable.default;
+  }
+  app.values = values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command, lint and errors
+
+function updateCommand() {
+  $("render-command").textContent = renderCommand();
+}
+
+async function copyCommand() {
+  const text = renderCommand();
+  $("render-command").textContent = text;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch {
+    // No clipboard permission (or an insecure context): select the text and copy the old way.
+    const range = document.createRange();
+    range.selectNodeContents($("render-command"));
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    copied = document.execCommand("copy");
+  }
+  $("copy-result").textContent = copied ? "Copied" : "Select the command and copy it";
+  setTimeout(() => ($("copy-result").textContent = ""), 2000);
+}
+
+function showLint() {
+  const lint = app.state?.lint;
+  const list = $("lint-findings");
+  if (app.state?.error) {
+    $("lint-summary").textContent = app.state.error;
+    $("lint-summary").className = "error";
+    list.replaceChildren();
+    return;
+  }
+  if (!lint) return;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  $("lint-summary").className = lint.errors > 0 ? "error" : lint.warnings > 0 ? "warning" : "";
+  $("lint-summary").textContent = `${plural(lint.errors, "error")}, ${plural(lint.warnings, "warning")} in ${plural(lint.files.length, "file")}`;
+  list.replaceChildren(
+    ...lint.findings.map((finding) =>
+      element(
+        "li",
+        { class: finding.severity, "data-code": finding.code },
+        element("span", { class: "severity" }, finding.severity),
+        element("code", {}, finding.code),
+        " ",
+        finding.message,
+        element("span", { class: "location" }, `${finding.file}:${finding.line}:${finding.column}`),
+      ),
+    ),
+  );
+}
+
+function showFrameErrors() {
+  const errors = [...app.frameErrors];
+  for (const error of app.api?.errors ?? []) {
+    const where = error.source ? ` (${error.source}:${error.line}:${error.column})` : "";
+    errors.push(`${error.kind === "unhandledrejection" ? "unhandled rejection" : "error"}: ${error.message}${where}`);
+  }
+  $("page-errors-title").hidden = errors.length === 0;
+  $("page-errors").replaceChildren(...errors.map((message) => element("li", {}, message)));
+}
+
+function setStatus(text, isError = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames, seeking, playing
+
+function frameTime(frame) {
+  return frame / app.fps;
+}
+
+function compositionSize() {
+  const { width, height } = app.state?.composition ?? {};
+  return { width: width > 0 ? width : 640, height: height > 0 ? height : 360 };
+}
+
+/** Scales the composition's own size down to fit the viewer (never up), keeping its aspect. */
+function fitStage() {
+  const { width, height } = compositionSize();
+  const viewport = $("viewport");
+  const style = getComputedStyle(viewport);
+  const availableWidth = viewport.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const availableHeight = viewport.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const scale = Math.max(0.05, Math.min(1, availableWidth / width, availableHeight / height));
+  $("stage").style.width = `${width * scale}px`;
+  $("stage").style.height = `${height * scale}px`;
+  $("frames").style.width = `${width}px`;
+  $("frames").style.height = `${height}px`;
+  $("frames").style.transform = `scale(${scale})`;
+  $("stage").dataset.scale = String(scale);
+  $("composition-size").textContent = `${width}x${height} at ${Math.round(scale * 100)}%`;
+}
+
+function updateTiming() {
+  const duration = app.duration;
+  app.totalFrames = duration === undefined ? 1 : Math.max(1, Math.round(duration * app.fps));
+  app.target = Math.min(app.target, app.totalFrames - 1);
+  $("scrubber").max = String(app.totalFrames - 1);
+  $("duration").textContent = duration === undefined ? "?" : duration.toFixed(3);
+  $("last-frame").textContent = String(app.totalFrames - 1);
+  updateReadout();
+}
+
+function updateReadout() {
+  const frame = app.target;
+  $("scrubber").value = String(frame);
+  $("time").textContent = frameTime(frame).toFixed(3);
+  $("frame").textContent = String(frame);
+}
+
+function updatePending() {
+  const pending = app.busy || app.wantReload || app.applyTimer !== undefined;
+  const stage = $("stage");
+  stage.dataset.pending = String(pending);
+  if (app.shown === undefined) delete stage.dataset.shownFrame;
+  else stage.dataset.shownFrame = String(app.shown);
+  stage.dataset.shownTime = app.shown === undefined ? "" : String(frameTime(app.shown));
+  stage.dataset.config = app.loadedConfig ?? "";
+  if (!pending) for (const resolve of app.idleWaiters.splice(0)) resolve();
+}
+
+function whenIdle() {
+  if (!app.busy && !app.wantReload) return Promise.resolve();
+  return new Promise((resolve) => app.idleWaiters.push(resolve));
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function seekTo(frame) {
+  app.target = Math.max(0, Math.min(app.totalFrames - 1, Math.round(frame)));
+  updateReadout();
+  pump();
+}
+
+function requestReload() {
+  app.wantReload = true;
+  pump();
+}
+
+/** Does the queued work, one step at a time: reload the frame, then seek it to the latest target. */
+async function pump() {
+  if (app.busy) return;
+  app.busy = true;
+  updatePending();
+  try {
+    for (;;) {
+      if (app.wantReload) {
+        app.wantReload = false;
+        await loadFrame();
+        continue;
+      }
+      if (app.api && app.shown !== app.target) {
+        const frame = app.target;
+        try {
+          await app.api.seek(frameTime(frame));
+        } catch (error) {
+          app.frameErrors = [`seek to ${frameTime(frame).toFixed(3)} s failed: ${error?.message ?? error}`];
+        }
+        app.shown = frame;
+        showFrameErrors();
+        updatePending();
+        continue;
+      }
+      break;
+    }
+  } finally {
+    app.busy = false;
+    updatePending();
+  }
+}
+
+/**
+ * Loads the composition with the current variables into a new iframe beneath the current one,
+ * waits for ready() and seeks it to the target frame, then swaps it in: no blank frame in between.
+ */
+async function loadFrame() {
+  const config = JSON.stringify(bootConfig());
+  const { width, height } = compositionSize();
+  const url = `${app.state.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(config)}&v=${app.state.version}`;
+  const iframe = element("iframe", { class: "composition loading", title: "composition", width, height, src: url });
+  setStatus("loading…");
+  const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+  $("frames").prepend(iframe);
+  const errors = [];
+  let api;
+  let info;
+  try {
+    await withTimeout(loaded, READY_TIMEOUT_MS, "the composition page did not load");
+    api = iframe.contentWindow?.__compose;
+    if (!api) throw new Error("the page runtime did not start in the composition frame");
+    info = await withTimeout(api.ready(), READY_TIMEOUT_MS, "the composition did not become ready");
+  } catch (error) {
+    errors.push(error?.message ?? String(error));
+  }
+  if (app.wantReload) {
+    // Superseded while loading (a value changed again): the next load replaces this one.
+    iframe.remove();
+    return;
+  }
+  if (info) {
+    app.duration = info.duration ?? app.state.composition.duration;
+    updateTiming();
+    for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
+    try {
+      await api.seek(frameTime(app.target));
+    } catch (error) {
+      errors.push(`seek to ${frameTime(app.target).toFixed(3)} s failed: ${error?.message ?? error}`);
+    }
+  }
+  for (const old of [...$("frames").querySelectorAll("iframe")]) if (old !== iframe) old.remove();
+  iframe.classList.remove("loading");
+  iframe.id = "composition";
+  app.iframe = iframe;
+  app.api = info ? api : undefined;
+  app.shown = info ? app.target : undefined;
+  app.loadedConfig = config;
+  app.frameErrors = errors;
+  showFrameErrors();
+  setStatus(errors.length > 0 ? errors[0] : "", errors.length > 0);
+  updatePending();
+}
+
+function setPlaying(playing) {
+  if (app.playing === playing) return;
+  app.playing = playing;
+  $("play").textContent = playing ? "Pause" : "Play";
+  $("play").setAttribute("aria-pressed", String(playing));
+  if (playing) play();
+}
+
+/** Seeks frame after frame at the chosen fps; when seeking is slower than that, plays slower. */
+async function play() {
+  if (app.target >= app.totalFrames - 1) seekTo(0);
+  await whenIdle();
+  let startedAt = performance.now();
+  let startFrame = app.target;
+  while (app.playing) {
+    await whenIdle();
+    if (!app.playing) break;
+    let next = app.target + 1;
+    if (next >= app.totalFrames) {
+      if (!$("loop").checked) break;
+      next = 0;
+      startedAt = performance.now();
+      startFrame = 0;
+    }
+    const due = startedAt + ((next - startFrame) * 1000) / app.fps;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    else if (wait < -250) {
+      // Far behind (slow seeks): carry on from here rather than rushing to catch up.
+      startedAt = performance.now();
+      startFrame = next;
+    }
+    if (!app.playing) break;
+    seekTo(next);
+  }
+  setPlaying(false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Project state and live reload
+
+async function fetchState() {
+  const response = await fetch("/__compose/state", { cache: "no-store" });
+  if (!response.ok) throw new Error(`the preview server answered ${response.status}`);
+  return response.json();
+}
+
+async function refresh() {
+  const previous = app.state;
+  const state = await fetchState();
+  app.state = state;
+  const declarationsChanged = JSON.stringify(previous?.variables) !== JSON.stringify(state.variables);
+  if (declarationsChanged) {
+    adoptDeclarations(state.variables, previous?.variables);
+    buildVariablesPanel();
+  }
+  const { id } = state.composition;
+  $("composition-name").textContent = `${id ?? "(no composition element)"} — ${state.entry.file}`;
+  document.title = `${id ?? state.entry.file} — compose preview`;
+  if (app.duration === undefined) {
+    app.duration = state.composition.duration;
+    updateTiming();
+  }
+  fitStage();
+  updateCommand();
+  showLint();
+}
+
+function listenForChanges() {
+  const events = new EventSource("/__compose/events");
+  events.addEventListener("change", async () => {
+    try {
+      await refresh();
+    } catch (error) {
+      setStatus(String(error?.message ?? error), true);
+    }
+    requestReload();
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+
+function bindControls() {
+  $("play").addEventListener("click", () => setPlaying(!app.playing));
+  $("prev-frame").addEventListener("click", () => {
+    setPlaying(false);
+    seekTo(app.target - 1);
+  });
+  $("next-frame").addEventListener("click", () => {
+    setPlaying(false);
+    seekTo(app.target + 1);
+  });
+  $("scrubber").addEventListener("input", () => {
+    setPlaying(false);
+    seekTo(Number($("scrubber").value));
+  });
+  $("fps").addEventListener("change", () => {
+    // Keep the time, not the frame number.
+    const time = frameTime(app.target);
+    app.fps = Number($("fps").value);
+    updateTiming();
+    seekTo(Math.round(time * app.fps));
+    updateCommand();
+  });
+  $("reset-variables").addEventListener("click", () => {
+    for (const variable of app.state?.variables ?? []) app.values[variable.id] = variable.default;
+    buildVariablesPanel();
+    updateCommand();
+    scheduleApply(0);
+  });
+  $("copy-command").addEventListener("click", copyCommand);
+  $("variables").addEventListener("submit", (event) => event.preventDefault());
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target instanceof HTMLElement && target.closest("input, select, textarea, button") !== null;
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === " ") setPlaying(!app.playing);
+    else if (event.key === "ArrowLeft") seekTo(app.target - (event.shiftKey ? app.fps : 1));
+    else if (event.key === "ArrowRight") seekTo(app.target + (event.shiftKey ? app.fps : 1));
+    else if (event.key === "Home") seekTo(0);
+    else if (event.key === "End") seekTo(app.totalFrames - 1);
+    else return;
+    event.preventDefault();
+  });
+  new ResizeObserver(fitStage).observe($("viewport"));
+}
+
+async function start() {
+  bindControls();
+  try {
+    await refresh();
+  } catch (error) {
+    setStatus(String(error?.message ?? error), true);
+    return;
+  }
+  listenForChanges();
+  requestReload();
+}
+
+start();

@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { extractCompositionMetadata, lintProject, type CompositionVariable, type LintFinding } from "@compose/core";
+import { countSeverities } from "../output/lint-report.js";
+import { readCompositionFile } from "../project/read-composition-file.js";
+import { createSubCompositionResolver } from "../project/resolve-sub-composition.js";
+
+export interface PreviewState {
+  /** Increases with every change of a project file. */
+  version: number;
+  entry: {
+    /** URL path of the entry HTML on the preview server. */
+    url: string;
+    /** Path relative to the directory compose preview runs in. */
+    file: string;
+  };
+  /** `compose render <path>`, the start of the command the copy button builds. */
+  renderCommand: string;
+  /** Undefined members: not readable statically (lint says why). */
+  composition: { id?: string; width?: number; height?: number; duration?: number };
+  /** Valid declarations, in declaration order. */
+  variables: CompositionVariable[];
+  lint: { errors: number; warnings: number; files: string[]; findings: LintFinding[] };
+  /** Set when the entry cannot be read at all. */
+  error?: string;
+}
+
+/** A path as a shell word: left alone when it is plain, else single-quoted. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Reads the composition's metadata and lints the project, as `compose lint` does. */
+export async function readProjectState(options: { entryFile: string; entryUrl: string; pathArg: string; cwd: string; version: number }): Promise<PreviewState> {
+  const entryFile = relative(options.cwd, options.entryFile) || options.entryFile;
+  const pathArg = options.pathArg.replace(/(.)\/+$/, "$1");
+  const state: PreviewState = {
+    version: options.version,
+    entry: { url: options.entryUrl, file: entryFile },
+    renderCommand: `compose render ${shellWord(pathArg)}`,
+    composition: {},
+    variables: [],
+    lint: { errors: 0, warnings: 0, files: [], findings: [] },
+  };
+  let html: string;
+  try {
+    html = await readCompositionFile(options.entryFile);
+  } catch (error) {
+    state.error = (error as Error).message;
+    return state;
+  }
+  const metadata = extractCompositionMetadata(html);
+  state.composition = { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration };
+  state.variables = metadata.variables;
+
+  // Paths relative to the working directory, so findings read as `compose lint` prints them.
+  const files: string[] = [];
+  const load = async (file: string): Promise<string | undefined> => {
+    const path = resolve(options.cwd, file);
+    if (!existsSync(path)) return undefined;
+    const text = await readCompositionFile(path);
+    files.push(file);
+    return text;
+  };
+  try {
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)));
+    state.lint = { ...countSeverities(findings), files, findings };
+  } catch (error) {
+    state.error = (error as Error).message;
+  }
+  return state;
+}

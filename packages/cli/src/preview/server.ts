@@ -1,0 +1,188 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFile, stat } from "node:fs/promises";
+import { basename, dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import sirv from "sirv";
+import { injectFirstScript } from "./inject-runtime.js";
+import { readProjectState } from "./project-state.js";
+import { watchProject, type ProjectWatcher } from "./watch-project.js";
+
+/** The preview page's own files: plain HTML, CSS and JS, served as they are (no build step). */
+const APP_DIR = fileURLToPath(new URL("../../src/preview/page/", import.meta.url));
+/** Everything the preview itself serves lives under this prefix; the rest is the project. */
+export const PREVIEW_PREFIX = "/__compose/";
+/** Query parameter of the composition page's URL holding the runtime's boot config as JSON. */
+export const CONFIG_PARAMETER = "__compose_config";
+
+const LOCAL_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
+
+const APP_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+};
+
+export interface PreviewServerOptions {
+  /** Absolute path of the entry HTML file; its directory is served as the site's root, as render does. */
+  entryFile: string;
+  /** The path as given to compose preview, for the render command the page offers. */
+  pathArg: string;
+  cwd: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
+  runtimeSource: (config: { variables?: Record<string, unknown> }) => string;
+}
+
+export interface PreviewServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
+  response.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
+  response.end(body);
+}
+
+function notFound(response: ServerResponse): void {
+  send(response, 404, "text/plain; charset=utf-8", "not found");
+}
+
+/** The boot config carried by the composition page's URL; {} when absent or malformed. */
+export function parseBootConfig(text: string | null): { variables?: Record<string, unknown> } {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+    const { variables } = value as { variables?: unknown };
+    if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return {};
+    return { variables: variables as Record<string, unknown> };
+  } catch {
+    return {};
+  }
+}
+
+/** A project file for a URL path, or undefined when the path leaves the root or names a dotfile. */
+function projectPath(root: string, pathname: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes("\0")) return undefined;
+  const path = normalize(join(root, decoded));
+  if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  if (path.slice(root.length).split(sep).some((part) => part.startsWith("."))) return undefined;
+  return path;
+}
+
+export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
+  const root = dirname(options.entryFile);
+  const entryUrl = `/${encodeURIComponent(basename(options.entryFile))}`;
+  const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
+  let version = 1;
+  const clients = new Set<ServerResponse>();
+
+  const state = () => readProjectState({ entryFile: options.entryFile, entryUrl, pathArg: options.pathArg, cwd: options.cwd, version });
+
+  /** Project HTML with the runtime as its first script, booted with the config in the URL. */
+  const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
+    const html = await readFile(path, "utf8");
+    const script = `<script src="${PREVIEW_PREFIX}runtime.js${config ? `?config=${encodeURIComponent(config)}` : ""}"></script>`;
+    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
+  };
+
+  const serveApp = async (response: ServerResponse, name: string): Promise<void> => {
+    const type = APP_TYPES[extname(name)];
+    if (!type || name.includes("/") || name.startsWith(".")) return notFound(response);
+    try {
+      send(response, 200, type, await readFile(join(APP_DIR, name)));
+    } catch {
+      notFound(response);
+    }
+  };
+
+  const events = (request: IncomingMessage, response: ServerResponse): void => {
+    response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
+    response.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ version })}\n\n`);
+    clients.add(response);
+    request.on("close", () => clients.delete(response));
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { Allow: "GET, HEAD" }).end();
+      return;
+    }
+    // Only this machine's names: a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read the project.
+    const hostname = (request.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1");
+    if (hostname !== "" && !LOCAL_NAMES.has(hostname) && hostname !== options.host) {
+      send(response, 403, "text/plain; charset=utf-8", "forbidden host");
+      return;
+    }
+    const url = new URL(request.url ?? "/", "http://preview.invalid");
+    const { pathname } = url;
+    if (pathname === "/") return serveApp(response, "index.html");
+    if (pathname.startsWith(PREVIEW_PREFIX)) {
+      const name = pathname.slice(PREVIEW_PREFIX.length);
+      if (name === "state") return send(response, 200, "application/json; charset=utf-8", JSON.stringify(await state()));
+      if (name === "events") return events(request, response);
+      if (name === "runtime.js") {
+        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
+      }
+      if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
+      return notFound(response);
+    }
+    let path = projectPath(root, pathname);
+    if (path === undefined) return notFound(response);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory()) path = join(path, "index.html");
+    if (/\.html?$/i.test(path) && (await stat(path).catch(() => undefined))?.isFile()) {
+      return serveHtml(response, path, url.searchParams.get(CONFIG_PARAMETER));
+    }
+    files(request, response, () => notFound(response));
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent) send(response, 500, "text/plain; charset=utf-8", error.message);
+      else response.end();
+    });
+  });
+
+  let watcher: ProjectWatcher | undefined;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  watcher = watchProject(root, (changed) => {
+    version++;
+    const data = JSON.stringify({ version, files: changed });
+    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
+  });
+  // Comments keep idle connections open through proxies and show a dead client quickly.
+  const keepAlive = setInterval(() => {
+    for (const client of clients) client.write(": ping\n\n");
+  }, 15_000);
+
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(keepAlive);
+        watcher?.close();
+        watcher = undefined;
+        for (const client of clients) client.end();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,42 @@
+import { validateRenderOptions } from "@compose/core";
+import type { RenderJobSpec } from "../jobs/render-job.js";
+import { outputPath } from "../output/output-files.js";
+import { CompositionPathError, resolveProjectComposition } from "../project/resolve-project-composition.js";
+import { HttpError } from "./errors.js";
+
+const invalid = (message: string, field?: string) => new HttpError(400, "invalid-request", message, field);
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * Reads a render request body: `composition` plus the render options of @compose/core, checked
+ * by the same schema as the CLI's flags (unknown fields included), so the two cannot drift.
+ */
+export async function parseRenderRequest(
+  body: unknown,
+  dirs: { projectsDir: string; outputsDir: string },
+  requestId: string,
+): Promise<RenderJobSpec> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalid("the request body must be a JSON object with a composition and render options");
+  }
+  const { composition, ...rest } = body as Record<string, unknown>;
+  if (composition === undefined) throw invalid("composition is required: a directory with an index.html or an HTML file", "composition");
+  if (typeof composition !== "string") throw invalid(`composition must be a path (got ${describe(composition)})`, "composition");
+
+  const result = validateRenderOptions(rest);
+  if (!result.ok) {
+    const { field, problem, value } = result.problem;
+    throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}`, field);
+  }
+  let file: string;
+  try {
+    file = await resolveProjectComposition(dirs.projectsDir, composition);
+  } catch (error) {
+    if (error instanceof CompositionPathError) throw invalid(`composition ${error.message}`, "composition");
+    throw error;
+  }
+  return { composition, file, output: outputPath(dirs.outputsDir, requestId, result.options.format), options: result.options };
+}

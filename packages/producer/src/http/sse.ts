@@ -1,0 +1,44 @@
+import type { FastifyReply } from "fastify";
+
+/** Comment lines at this interval keep idle proxies from closing a stream that waits in the queue. */
+const HEARTBEAT_MS = 15_000;
+
+export interface EventStream {
+  /** Sends one event: its `type` is the SSE event name, the whole object is the JSON data. */
+  send(event: { type: string }): void;
+  end(): void;
+  /** Calls `fn` once when the connection closes, whoever closed it (at once if it already has). */
+  onClose(fn: () => void): void;
+}
+
+/** Takes the response over from Fastify and opens a text/event-stream on it. */
+export function openEventStream(reply: FastifyReply, headers: Record<string, string> = {}): EventStream {
+  reply.hijack();
+  const response = reply.raw;
+  response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    connection: "keep-alive",
+    // nginx and similar buffer responses unless told not to, which would hold events back.
+    "x-accel-buffering": "no",
+    ...headers,
+  });
+  const write = (text: string) => {
+    if (!response.writableEnded) response.write(text);
+  };
+  const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
+  response.once("close", () => clearInterval(heartbeat));
+  return {
+    send(event) {
+      write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    },
+    end() {
+      clearInterval(heartbeat);
+      if (!response.writableEnded) response.end();
+    },
+    onClose(fn) {
+      if (response.closed) fn();
+      else response.once("close", fn);
+    },
+  };
+}

@@ -1,0 +1,6 @@
+/** Where a render's resources live, as paths relative to the server's base URL. */
+export const renderUrls = {
+  status: (id: string) => `/render/${id}`,
+  output: (id: string) => `/render/${id}/output`,
+  outputFile: (id: string, name: string) => `/render/${id}/output/${encodeURIComponent(name)}`,
+};

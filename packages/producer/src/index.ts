@@ -1,0 +1,19 @@
+export { createProducer, type Producer, type ProducerOptions } from "./server.js";
+export {
+  serverConfigFromFlags,
+  ServerConfigError,
+  CONCURRENCY_LIMITS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_MAX_QUEUE,
+  DEFAULT_SHUTDOWN_GRACE_SECONDS,
+  MAX_BODY_BYTES,
+  type ServerConfig,
+  type ServeFlags,
+} from "./config/server-config.js";
+export type { RenderBackend, QueueCounts } from "./queue/render-backend.js";
+export { QueueFullError, QueueClosedError } from "./queue/render-backend.js";
+export { RenderQueue, type RenderQueueOptions } from "./queue/render-queue.js";
+export { RenderJob, type JobEvent, type RenderStatus, type RenderState, type RenderJobSpec } from "./jobs/render-job.js";
+export { renderExecutor, type JobExecutor, type RenderSettings } from "./jobs/render-executor.js";
+export { openApiDocument } from "./openapi/openapi-document.js";

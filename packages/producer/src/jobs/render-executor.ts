@@ -1,0 +1,26 @@
+import { render, RenderError, type RenderRequest } from "@compose/renderer";
+import type { RenderJob } from "./render-job.js";
+
+/** Renderer settings that come from the machine rather than from a request. */
+export type RenderSettings = Pick<RenderRequest, "captureMode" | "readyTimeoutMs">;
+
+/**
+ * Runs one job to its end and records the outcome on it. It never rejects: a failed render is
+ * a job state, not an error of the queue that ran it.
+ */
+export type JobExecutor = (job: RenderJob, signal: AbortSignal) => Promise<void>;
+
+/** The executor of this process: @compose/renderer's render(), the same call the CLI makes. */
+export function renderExecutor(settings: RenderSettings): JobExecutor {
+  return async (job, signal) => {
+    const { file, output, options } = job.spec;
+    try {
+      const finished = await render({ composition: file, output, options, ...settings }, { onEvent: (event) => job.record(event), signal });
+      job.complete(finished);
+    } catch (error) {
+      // render() turns every failure into a RenderError; anything else is a bug worth naming.
+      if (error instanceof RenderError) job.fail(error.code, error.message);
+      else job.fail("internal-error", error instanceof Error ? error.message : String(error));
+    }
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * GET /openapi.json describes exactly the routes the server has: every registered route is
+ * documented, every documented operation answers over HTTP, and no other method does.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Fastify from "fastify";
+import { renderOptionsSchema } from "@compose/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerRoutes } from "../http/routes.js";
+import { RenderQueue } from "../queue/render-queue.js";
+import { createProducer, type Producer } from "../server.js";
+import { request } from "../../test/support/http.js";
+import { openApiDocument } from "./openapi-document.js";
+
+type Document = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, any> } };
+const document = openApiDocument() as Document;
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+/** `METHOD /path/{param}` for every operation of the document. */
+function documentedOperations(): string[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+let dir: string;
+let producer: Producer;
+let url: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "compose-openapi-"));
+  producer = await createProducer({
+    host: "127.0.0.1",
+    port: 0,
+    maxConcurrentRenders: 1,
+    maxQueue: 1,
+    projectsDir: dir,
+    outputsDir: join(dir, "out"),
+    shutdownGraceMs: 0,
+  });
+  url = await producer.listen();
+});
+afterAll(async () => {
+  await producer.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("routes and document", () => {
+  it("documents every route the server registers, and nothing else", async () => {
+    const app = Fastify({ exposeHeadRoutes: false });
+    const registered: string[] = [];
+    app.addHook("onRoute", (route) => {
+      for (const method of [route.method].flat()) registered.push(`${method} ${route.url.replace(/:(\w+)/g, "{$1}")}`);
+    });
+    registerRoutes(app, {
+      backend: new RenderQueue({ maxConcurrentRenders: 1, maxQueue: 1, execute: async () => undefined }),
+      projectsDir: dir,
+      outputsDir: dir,
+      openApiDocument: document,
+    });
+    await app.ready();
+    expect(registered.sort()).toEqual(documentedOperations().sort());
+    for (const operation of registered) {
+      const [method, path] = operation.split(" ") as [string, string];
+      expect(producer.app.hasRoute({ method: method as "GET", url: path.replace(/\{(\w+)\}/g, ":$1") }), operation).toBe(true);
+    }
+    await app.close();
+  });
+
+  it("answers every documented operation over HTTP, and only those", async () => {
+    /** True when some documented operation of `method` has a template matching `path` (`/render/queue` is also `/render/{id}`). */
+    const documented = (method: string, path: string) =>
+      documentedOperations().some((operation) => {
+        const [opMethod, template] = operation.split(" ") as [string, string];
+        return opMethod === method && new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path);
+      });
+    for (const path of Object.keys(document.paths)) {
+      const concrete = path.replace("{id}", "00000000-0000-4000-8000-000000000000").replace("{file}", "frame_000000.png");
+      for (const method of METHODS.map((name) => name.toUpperCase())) {
+        const response = await request(`${url}${concrete}`, { method, ...(method === "POST" ? { body: {} } : {}) });
+        const unknownRoute = response.status === 404 && response.json?.error?.code === "unknown-route";
+        expect(unknownRoute, `${method} ${concrete}: ${response.status} ${response.body.toString().slice(0, 200)}`).toBe(!documented(method, concrete));
+      }
+    }
+  });
+
+  it("is what GET /openapi.json serves", async () => {
+    const response = await request(`${url}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual(JSON.parse(JSON.stringify(document)));
+    expect(response.json.openapi).toBe("3.1.0");
+  });
+});
+
+describe("the render request schema", () => {
+  it("is core's render options schema plus composition, closed to other fields", () => {
+    const schema = document.components.schemas.RenderRequest;
+    expect(Object.keys(schema.properties).sort()).toEqual(["composition", ...Object.keys(renderOptionsSchema.shape)].sort());
+    expect(schema.required).toEqual(["composition"]);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.properties.fps.anyOf.map((rate: { const: number }) => rate.const)).toEqual([24, 30, 60]);
+  });
+
+  it("names every schema it refers to", () => {
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/\w+/g) ?? [];
+    for (const ref of new Set(refs)) expect(Object.keys(document.components.schemas), ref).toContain(ref.split("/").pop());
+  });
+});

@@ -1,0 +1,36 @@
+import { readdir, stat } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { outputExtension, type OutputFormat } from "@compose/core";
+
+/**
+ * Where a request's output goes: `<outputs>/<requestId>.<format>`, or the directory
+ * `<outputs>/<requestId>/` for png-sequence. The id is a random UUID, so names never collide
+ * and reveal nothing about the composition.
+ */
+export function outputPath(outputsDir: string, requestId: string, format: OutputFormat): string {
+  return join(outputsDir, requestId + outputExtension(format));
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".mp4": "video/mp4",
+  ".mov": "video/quicktime",
+  ".webm": "video/webm",
+  ".png": "image/png",
+  ".aac": "audio/aac",
+};
+
+export function contentTypeOf(path: string): string {
+  return CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+}
+
+export interface SequenceFile {
+  name: string;
+  size: number;
+}
+
+/** The files of a png-sequence output (frames, and audio.aac when there is audio), by name. */
+export async function listSequence(directory: string): Promise<SequenceFile[]> {
+  // The directory is this request's own, so everything in it is the render's output.
+  const names = (await readdir(directory)).sort();
+  return Promise.all(names.map(async (name) => ({ name, size: (await stat(join(directory, name))).size })));
+}

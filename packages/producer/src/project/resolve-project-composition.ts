@@ -1,0 +1,51 @@
+import { realpath, stat } from "node:fs/promises";
+import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Why a requested path cannot be rendered; the message follows the field's name. */
+export class CompositionPathError extends Error {
+  override name = "CompositionPathError";
+}
+
+const ALLOWED = "give a directory with an index.html or an HTML file, relative to the projects directory";
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+async function statOrUndefined(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Turns a client's composition path into an HTML file inside `projectsRoot` (itself a real path).
+ * A client names files on the server's disk, so the path is checked twice: as written (`..`,
+ * absolute) and after symlinks are resolved, since a link inside the projects directory can
+ * point anywhere. Returns the entry HTML file with every symlink resolved.
+ */
+export async function resolveProjectComposition(projectsRoot: string, requested: string): Promise<string> {
+  if (requested.trim() === "" || requested.includes("\0")) throw new CompositionPathError(`must be a path: ${ALLOWED}`);
+  if (isAbsolute(requested)) throw new CompositionPathError(`must be relative to the projects directory, not absolute (got ${requested})`);
+  const path = resolve(projectsRoot, requested);
+  if (!isInside(projectsRoot, path)) throw new CompositionPathError(`leads outside the projects directory (got ${requested})`);
+
+  const info = await statOrUndefined(path);
+  if (!info) throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`);
+  const entry = info.isDirectory() ? join(path, "index.html") : path;
+  if (info.isDirectory() && !(await statOrUndefined(entry))?.isFile()) {
+    throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
+  }
+  if (!info.isDirectory() && !(info.isFile() && /^\.html?$/i.test(extname(path)))) {
+    throw new CompositionPathError(`is not an HTML file (got ${requested}); ${ALLOWED}`);
+  }
+
+  const file = await realpath(entry);
+  if (!isInside(projectsRoot, file)) {
+    throw new CompositionPathError(`leads outside the projects directory through a symbolic link (got ${requested})`);
+  }
+  return file;
+}

@@ -1,0 +1,44 @@
+import type { RenderJob } from "../jobs/render-job.js";
+
+/** SPEC.md's queue status object, exactly. */
+export interface QueueCounts {
+  maxConcurrentRenders: number;
+  activeRenders: number;
+  queuedRenders: number;
+}
+
+/**
+ * Where render requests wait and run. The HTTP layer talks only to this, so a backend that
+ * spreads jobs over machines (BullMQ on Redis) can replace the in-process queue; every method is
+ * asynchronous for that reason, though the in-process one answers at once.
+ */
+export interface RenderBackend {
+  /** Runs the job now if a slot is free, else queues it. Throws QueueFullError or QueueClosedError. */
+  submit(job: RenderJob): Promise<void>;
+  find(id: string): Promise<RenderJob | undefined>;
+  /**
+   * Takes a waiting job out of the queue, or cancels a running one and waits until its render
+   * has cleaned up. Returns the job (in its final state), or undefined for an unknown id.
+   */
+  cancel(id: string): Promise<RenderJob | undefined>;
+  counts(): Promise<QueueCounts>;
+  /**
+   * Refuses new jobs, cancels the waiting ones, lets running ones finish for `graceMs`, then
+   * cancels those still running. Resolves when nothing runs.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export class QueueFullError extends Error {
+  override name = "QueueFullError";
+  constructor(readonly maxQueue: number) {
+    super(`the queue is full: ${maxQueue} requests are already waiting; retry later`);
+  }
+}
+
+export class QueueClosedError extends Error {
+  override name = "QueueClosedError";
+  constructor() {
+    super("the server is shutting down and accepts no new work");
+  }
+}

@@ -1,0 +1,75 @@
+import { mkdir, realpath } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import Fastify, { type FastifyInstance } from "fastify";
+import { MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
+import { requireBearerToken } from "./http/auth.js";
+import { installErrorHandling } from "./http/errors.js";
+import { registerRoutes } from "./http/routes.js";
+import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
+import { openApiDocument } from "./openapi/openapi-document.js";
+import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js";
+import { RenderQueue } from "./queue/render-queue.js";
+
+export interface ProducerOptions {
+  /** Renderer settings of this machine (capture mode, ready timeout). */
+  renderSettings?: RenderSettings;
+  /** Another queue backend; the in-process FIFO queue by default. */
+  backend?: RenderBackend;
+  /** Where failures of the server itself (not of renders) are reported, one line each. */
+  logError?: (line: string) => void;
+}
+
+export interface Producer {
+  readonly app: FastifyInstance;
+  readonly backend: RenderBackend;
+  /** Starts listening; resolves to the base URL of the address bound, with the real port when the config asked for 0. */
+  listen(): Promise<string>;
+  /**
+   * Stops accepting connections, lets running renders finish within the configured grace period
+   * (cancelling them after it, which leaves no output), and resolves once every connection has ended.
+   */
+  close(): Promise<void>;
+}
+
+export async function createProducer(config: ServerConfig, options: ProducerOptions = {}): Promise<Producer> {
+  // Real paths, so that the symlink check compares like with like.
+  const projectsDir = await realpath(config.projectsDir);
+  await mkdir(config.outputsDir, { recursive: true });
+  const outputsDir = await realpath(config.outputsDir);
+  const backend =
+    options.backend ??
+    new RenderQueue({
+      maxConcurrentRenders: config.maxConcurrentRenders,
+      maxQueue: config.maxQueue,
+      execute: renderExecutor(options.renderSettings ?? {}),
+    });
+
+  // Fastify's own 503 while closing has another body; this server answers in its own format.
+  const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });
+  installErrorHandling(app, options.logError ?? (() => undefined));
+  let closing: Promise<void> | undefined;
+  app.addHook("onRequest", async () => {
+    if (closing) throw new QueueClosedError();
+  });
+  if (config.token !== undefined) requireBearerToken(app, config.token);
+  registerRoutes(app, { backend, projectsDir, outputsDir, openApiDocument: openApiDocument() });
+
+  return {
+    app,
+    backend,
+    async listen() {
+      await app.listen({ host: config.host, port: config.port });
+      // The address really bound (Fastify would name a loopback one for 0.0.0.0).
+      const { address, port } = app.server.address() as AddressInfo;
+      return `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
+    },
+    close() {
+      closing ??= (async () => {
+        const connectionsEnded = app.close();
+        await backend.shutdown(config.shutdownGraceMs);
+        await connectionsEnded;
+      })();
+      return closing;
+    },
+  };
+}
