@@ -1,88 +1,107 @@
 /**
- * `npm run bench [name...]`: renders each composition in bench/compositions at its own size
- * (1920x1080, 30 fps, 10 s) with the CLI, as a user would, and prints wall time, frames per
- * second, CPU seconds and peak memory of the whole process tree.
+ * `npm run bench [name...]`: renders each composition in bench/compositions (1920x1080, 30 fps,
+ * 10 s) as users get it and with the floor (bench/lib/floor.ts) in the same run, and prints wall
+ * time, frames per second, CPU seconds, capture and encode CPU per frame, peak memory (PSS) of
+ * the whole process tree, and our wall time divided by the floor's.
  */
-import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { reapedChildrenCpuSeconds, watchPeakRss } from "./lib/process-tree.js";
+import { defaultWorkerCount } from "@compose/core";
+import { TreeMonitor } from "./lib/process-tree.js";
 
 const root = resolve(import.meta.dirname, "..");
 const compositions = join(root, "bench", "compositions");
-const cli = join(root, "packages", "cli", "bin", "compose.js");
 const gsap = join(root, "node_modules", "gsap", "dist", "gsap.min.js");
+const generated = join(root, ".cache", "bench");
 
-interface Measurement {
-  name: string;
+interface Run {
   frames: number;
   wallSeconds: number;
   cpuSeconds: number;
-  peakRssMb: number;
+  captureMsPerFrame: number;
+  encodeMsPerFrame: number;
+  peakMb: number;
+  reused: number;
+}
+
+/** Media the compositions need, made once with ffmpeg and kept in .cache/bench. */
+function backgroundVideo(): string {
+  const file = join(generated, "background.mp4");
+  if (existsSync(file)) return file;
+  mkdirSync(generated, { recursive: true });
+  execFileSync("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10",
+    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", file,
+  ]);
+  return file;
 }
 
 function prepare(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `compose-bench-${name}-`));
   cpSync(join(compositions, name), dir, { recursive: true });
   cpSync(gsap, join(dir, "gsap.min.js"));
+  if (name === "video") cpSync(backgroundVideo(), join(dir, "background.mp4"));
   return dir;
 }
 
-async function measure(name: string, extraArgs: string[]): Promise<Measurement> {
-  const dir = prepare(name);
-  const output = join(dir, "out.mp4");
-  const cpuBefore = reapedChildrenCpuSeconds();
+async function measure(script: "ours" | "floor", dir: string): Promise<Run> {
+  const output = join(dir, `${script}.mp4`);
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, "render", dir, "-o", output, "--quiet", ...extraArgs], {
-    stdio: ["ignore", "ignore", "inherit"],
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output], {
+    stdio: ["ignore", "pipe", "inherit"],
   });
-  const stopWatching = watchPeakRss(child.pid!);
+  const monitor = new TreeMonitor(child.pid!);
+  let stdout = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
   const code = await new Promise<number | null>((done) => child.on("close", done));
   const wallSeconds = (performance.now() - started) / 1000;
-  const peak = stopWatching();
-  if (code !== 0) throw new Error(`rendering ${name} failed with exit code ${code}`);
-  const frames = await countFrames(output);
-  rmSync(dir, { recursive: true, force: true });
+  const { peakBytes, cpuByRole } = monitor.stop();
+  if (code !== 0) throw new Error(`${script} failed on ${dir} with exit code ${code}`);
+  const report = JSON.parse(stdout.trim().split("\n").pop()!) as { frames: number; stats?: { reused: number } };
   return {
-    name,
-    frames,
+    frames: report.frames,
     wallSeconds,
-    cpuSeconds: reapedChildrenCpuSeconds() - cpuBefore,
-    peakRssMb: peak / 1024 / 1024,
+    cpuSeconds: cpuByRole.browser + cpuByRole.encoder + cpuByRole.node,
+    captureMsPerFrame: (cpuByRole.browser * 1000) / report.frames,
+    encodeMsPerFrame: (cpuByRole.encoder * 1000) / report.frames,
+    peakMb: peakBytes / 1024 / 1024,
+    reused: report.stats?.reused ?? 0,
   };
 }
 
-function countFrames(file: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = spawn("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=nb_frames", "-of", "csv=p=0", file]);
-    let text = "";
-    probe.stdout.on("data", (chunk) => (text += chunk));
-    probe.on("close", (code) => (code === 0 ? done(Number(text.trim())) : fail(new Error(`ffprobe failed on ${file}`))));
-  });
-}
-
-function table(rows: Measurement[]): string {
-  const header = ["composition", "frames", "wall s", "fps", "cpu s", "peak MB"];
-  const lines = rows.map((row) => [
-    row.name,
-    String(row.frames),
-    row.wallSeconds.toFixed(1),
-    (row.frames / row.wallSeconds).toFixed(1),
-    row.cpuSeconds.toFixed(1),
-    row.peakRssMb.toFixed(0),
+function table(rows: Array<[string, Run, number]>): string {
+  const header = ["run", "frames", "reused", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor"];
+  const lines = rows.map(([name, run, ratio]) => [
+    name,
+    String(run.frames),
+    String(run.reused),
+    run.wallSeconds.toFixed(1),
+    (run.frames / run.wallSeconds).toFixed(1),
+    run.cpuSeconds.toFixed(1),
+    run.captureMsPerFrame.toFixed(0),
+    run.encodeMsPerFrame.toFixed(0),
+    run.peakMb.toFixed(0),
+    ratio.toFixed(2),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
   const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
   return [format(header), ...lines.map(format)].join("\n");
 }
 
-const selected = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
-const extraArgs = process.argv.slice(2).filter((arg) => arg.startsWith("-"));
+const selected = process.argv.slice(2);
 const names = readdirSync(compositions).filter((name) => selected.length === 0 || selected.includes(name));
-const rows: Measurement[] = [];
+const rows: Array<[string, Run, number]> = [];
+process.stderr.write(`bench: ${availableParallelism()} cores, --workers auto = ${defaultWorkerCount(availableParallelism())}\n`);
 for (const name of names) {
-  process.stderr.write(`bench: ${name}...\n`);
-  rows.push(await measure(name, extraArgs));
+  const dir = prepare(name);
+  process.stderr.write(`bench: ${name} (floor)...\n`);
+  const floor = await measure("floor", dir);
+  process.stderr.write(`bench: ${name} (compose)...\n`);
+  const ours = await measure("ours", dir);
+  rows.push([`${name} floor`, floor, 1], [`${name} compose`, ours, ours.wallSeconds / floor.wallSeconds]);
+  rmSync(dir, { recursive: true, force: true });
 }
 console.log(table(rows));

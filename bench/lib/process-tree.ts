@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-const PAGE_SIZE = 4096;
 const CLOCK_TICKS_PER_SECOND = 100;
 
 function readOr(path: string): string | undefined {
@@ -11,10 +10,9 @@ function readOr(path: string): string | undefined {
   }
 }
 
-/** Field n (1-based, as in proc(5)) of /proc/PID/stat; the command name may hold spaces, so count after it. */
-function statField(stat: string, n: number): number {
-  const afterName = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(afterName[n - 3]);
+/** Fields of /proc/PID/stat after the command name (which may hold spaces): index 0 is field 3. */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /** Every process whose ancestor chain reaches `root`, including root itself. */
@@ -23,7 +21,7 @@ export function descendants(root: number): number[] {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readOr(`/proc/${entry}/stat`);
-    if (stat) parents.set(Number(entry), statField(stat, 4));
+    if (stat) parents.set(Number(entry), Number(statFields(stat)[1]));
   }
   const tree = new Set([root]);
   let grew = true;
@@ -39,28 +37,66 @@ export function descendants(root: number): number[] {
   return [...tree];
 }
 
-/** Resident memory of a process tree in bytes. */
-export function treeRss(root: number): number {
-  return descendants(root).reduce((sum, pid) => {
-    const statm = readOr(`/proc/${pid}/statm`);
-    return sum + (statm ? Number(statm.split(" ")[1]) * PAGE_SIZE : 0);
-  }, 0);
+export type Role = "browser" | "encoder" | "node";
+
+export interface ProcessSample {
+  role: Role;
+  cpuSeconds: number;
+  /** Proportional set size: shared pages divided among the processes sharing them. */
+  pssBytes: number;
 }
 
-/** CPU seconds of this process's children that have been waited for (which includes their own children). */
+function roleOf(pid: number): Role {
+  const cmdline = readOr(`/proc/${pid}/cmdline`) ?? "";
+  if (cmdline.includes("chromium")) return "browser";
+  if (cmdline.includes("ffmpeg")) return "encoder";
+  return "node";
+}
+
+function sample(pid: number): ProcessSample | undefined {
+  const stat = readOr(`/proc/${pid}/stat`);
+  const rollup = readOr(`/proc/${pid}/smaps_rollup`);
+  if (!stat) return undefined;
+  const fields = statFields(stat);
+  const pss = rollup ? Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024 : 0;
+  return { role: roleOf(pid), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND, pssBytes: pss };
+}
+
+/**
+ * Samples a process tree until stopped: the peak of its summed PSS (RSS would count the pages
+ * Chromium's processes share once per process), and the last CPU time seen of every process,
+ * by role.
+ */
+export class TreeMonitor {
+  private peak = 0;
+  private readonly cpu = new Map<number, ProcessSample>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly root: number, intervalMs = 100) {
+    this.timer = setInterval(() => this.tick(), intervalMs);
+  }
+
+  private tick(): void {
+    let total = 0;
+    for (const pid of descendants(this.root)) {
+      const found = sample(pid);
+      if (!found) continue;
+      total += found.pssBytes;
+      this.cpu.set(pid, found);
+    }
+    this.peak = Math.max(this.peak, total);
+  }
+
+  stop(): { peakBytes: number; cpuByRole: Record<Role, number> } {
+    clearInterval(this.timer);
+    const cpuByRole: Record<Role, number> = { browser: 0, encoder: 0, node: 0 };
+    for (const { role, cpuSeconds } of this.cpu.values()) cpuByRole[role] += cpuSeconds;
+    return { peakBytes: this.peak, cpuByRole };
+  }
+}
+
+/** CPU seconds of this process's children that have been waited for (including their own children). */
 export function reapedChildrenCpuSeconds(): number {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  return (statField(stat, 16) + statField(stat, 17)) / CLOCK_TICKS_PER_SECOND;
-}
-
-/** Samples the peak resident memory of a process tree until stopped. */
-export function watchPeakRss(root: number, intervalMs = 50): () => number {
-  let peak = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, treeRss(root));
-  }, intervalMs);
-  return () => {
-    clearInterval(timer);
-    return peak;
-  };
+  const fields = statFields(readFileSync("/proc/self/stat", "utf8"));
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
 }

@@ -1,0 +1,41 @@
+/**
+ * The floor: the least a seek-driven renderer can do. One browser seeks and captures every frame
+ * in order (no frame reuse, no workers) and streams them into one ffmpeg with the same encoder
+ * settings as `compose render`. Prints {frames} as JSON.
+ */
+import { frameCount, validateRenderOptions } from "@compose/core";
+import { dirname, join } from "node:path";
+import { openCompositionPage } from "../../packages/renderer/src/browser/composition-page.js";
+import { launchBrowser } from "../../packages/renderer/src/browser/launch-browser.js";
+import { loadComposition } from "../../packages/renderer/src/composition/load-composition.js";
+import { encoderSink } from "../../packages/renderer/src/encode/frame-sink.js";
+import { cacheRoot } from "../../packages/renderer/src/media/media-cache.js";
+import { prepareMedia } from "../../packages/renderer/src/media/prepare-media.js";
+import { serveProject } from "../../packages/renderer/src/serve/project-server.js";
+
+const [file, output] = process.argv.slice(2);
+const result = validateRenderOptions({});
+if (!result.ok || !file || !output) throw new Error("usage: floor.ts <composition.html> <output.mp4>");
+const { fps, quality } = result.options;
+const composition = await loadComposition(file);
+const server = await serveProject(dirname(file), join(cacheRoot(), "frames"));
+const browser = await launchBrowser({ beginFrameControl: true, gpu: true });
+const page = await openCompositionPage(browser, {
+  url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
+  width: composition.width,
+  height: composition.height,
+  transparent: false,
+  captureMode: "beginframe",
+  image: "jpeg",
+  boot: {},
+  readyTimeoutMs: 60_000,
+  reuseFrames: false,
+});
+await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg" });
+const frames = frameCount(page.info.duration!, fps);
+const sink = encoderSink({ format: "mp4", fps, quality }, { kind: "file", path: output });
+for (let frame = 0; frame < frames; frame++) await sink.write(await page.frameAt(frame / fps));
+await sink.finish();
+await browser.close();
+await server.close();
+console.log(JSON.stringify({ frames }));
