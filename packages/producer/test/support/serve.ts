@@ -89,7 +89,12 @@ export async function startServer(args: string[] = [], env: Record<string, strin
     await mkdir(dirname(join(projectsDir, name)), { recursive: true });
     await writeFile(join(projectsDir, name), content);
   }
-  const serve = await spawnServe(["--port", "0", "--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0", ...args], { env }).ready;
+  const serve = await spawnServe(["--port", "0", "--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0", ...args], { env }).ready.catch(
+    async (error: unknown) => {
+      await rm(root, { recursive: true, force: true });
+      throw error;
+    },
+  );
   return {
     ...serve,
     projectsDir,
