@@ -4,7 +4,6 @@ export { RenderError, type RenderErrorCode } from "./render/render-error.js";
 export type { CaptureMode } from "./capture/frame-capturer.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";
 
-// For `compose doctor` and `compose preview`: the same browser launch, encoder path and page runtime as render.
+// For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
 export { launchBrowser, type LaunchOptions } from "./browser/launch-browser.js";
 export { runtimeSource } from "./browser/runtime-source.js";
-export { ffmpegPath } from "./encode/ffmpeg-process.js";

@@ -1,4 +1,4 @@
-import { decodePng, pixelAt } from "./png-pixels.js";
+import { PNG } from "pngjs";
 
 /** A tiny composition: a box coloured by a variable, faded in by a Web Animation over one second. */
 const TEST_PAGE = `<!doctype html>
@@ -64,7 +64,7 @@ export async function checkBrowser(timeoutMs: number): Promise<BrowserCheckResul
         const errors = (await page.evaluate("window.__compose.errors.map((e) => e.message)")) as string[];
         if (errors[0]) throw new Error(`the test page failed: ${errors[0]}`);
         const png = await page.screenshot({ type: "png", clip: { x: 32, y: 32, width: 1, height: 1 } });
-        const [r, g, b] = pixelAt(decodePng(png), 0, 0);
+        const [r = 0, g = 0, b = 0] = PNG.sync.read(Buffer.from(png)).data;
         if (Math.abs(r - EXPECTED[0]) > 8 || Math.abs(g - EXPECTED[1]) > 8 || Math.abs(b - EXPECTED[2]) > 8) {
           throw new Error(`the test frame showed rgb(${r}, ${g}, ${b}) where rgb(${EXPECTED.join(", ")}) was expected`);
         }
