@@ -7,3 +7,9 @@ export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-br
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
 export { launchBrowser, type LaunchOptions } from "./browser/launch-browser.js";
 export { runtimeSource } from "./browser/runtime-source.js";
+
+// For distributed renders (the producer's workers): frame-range chunks rendered with `audio: false`,
+// the audio mixed once for the whole composition, and the chunks joined without re-encoding.
+export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
+export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./encode/join-chunks.js";
+export { audioFileName } from "./media/audio-mix.js";

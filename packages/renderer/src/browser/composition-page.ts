@@ -1,4 +1,4 @@
-import type { Browser, CDPSession, Page } from "puppeteer-core";
+import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
@@ -86,9 +86,13 @@ async function evaluateWithin(cdp: CDPSession, expression: string, timeoutMs: nu
   const evaluation = cdp.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
   const outcome = await Promise.race([evaluation, timeout]).finally(() => clearTimeout(timer));
   if (outcome !== "timeout") return outcome;
+  throw await notReady(cdp, what, timeoutMs);
+}
+
+async function notReady(cdp: CDPSession, what: string, timeoutMs: number): Promise<RenderError> {
   const { result } = await cdp.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
   const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "promises handed to __compose.onSeek";
-  throw new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
+  return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 
 async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<CompositionInfo> {
@@ -115,7 +119,11 @@ export async function openCompositionPage(browser: Browser, options: Composition
   }
   await page.evaluateOnNewDocument(runtimeSource(options.boot));
   if (options.captureMode === "beginframe") await cdp.send("HeadlessExperimental.enable");
-  await page.goto(options.url, { waitUntil: "load", timeout: options.readyTimeoutMs });
+  // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
+  await page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs }).catch(async (error: unknown) => {
+    if (error instanceof TimeoutError) throw await notReady(cdp, "the composition did not load", options.readyTimeoutMs);
+    throw error;
+  });
   const info = await waitUntilReady(cdp, options.readyTimeoutMs);
   const capture = createFrameCapturer(cdp, options.captureMode, options.image);
 

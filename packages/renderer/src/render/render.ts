@@ -39,6 +39,11 @@ export interface RenderRequest {
   frames?: { start: number; end: number };
   /** Reuse a frame's image when the page reports that nothing changed since the previous one (default true). */
   reuseFrames?: boolean;
+  /**
+   * Mix the composition's audio into the output (default true). false renders the video alone: a
+   * chunk of a distributed render, whose audio mixCompositionAudio() mixes once for the whole.
+   */
+  audio?: boolean;
 }
 
 export interface RenderHooks {
@@ -70,7 +75,8 @@ export async function render(request: RenderRequest, hooks: RenderHooks = {}): P
   }
 }
 
-function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
+/** The one RenderError a failure is reported as; mixCompositionAudio() reports its failures the same way. */
+export function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
   if (signal?.aborted) return cancelledError();
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render");
@@ -177,7 +183,7 @@ async function runRender(
     if (!committed) await staged.discard();
   });
 
-  const audio = shiftClips(media.audio, slice.start / options.fps);
+  const audio = request.audio === false ? [] : shiftClips(media.audio, slice.start / options.fps);
   const audioFile = audio.length > 0
     ? join(options.format === "png-sequence" ? staged.path : workDir, audioFileName(options.format))
     : undefined;

@@ -1,0 +1,92 @@
+import { copyFile, readdir, rename, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { OutputFormat } from "@compose/core";
+import { audioFileName, muxArgs } from "../media/audio-mix.js";
+import { stageDirectory, stageFile } from "../output/staged-output.js";
+import { cancelledError, RenderError, throwIfAborted } from "../render/render-error.js";
+import { concatArgs, SEQUENCE_FRAME_PATTERN } from "./encoder-args.js";
+import { runFfmpeg } from "./ffmpeg-process.js";
+
+export interface JoinChunksRequest {
+  /**
+   * The chunks in frame order, each rendered by render() with `frames` set, `audio: false` and
+   * otherwise identical options: files for mp4, mov and webm; directories for png-sequence.
+   */
+  chunks: string[];
+  format: OutputFormat;
+  /** The output file, or directory for png-sequence. Nothing appears there unless the join succeeds. */
+  output: string;
+  /** Audio mixed for the whole composition (mixCompositionAudio), muxed in or, for png-sequence, written beside the frames. */
+  audioFile?: string | undefined;
+  signal?: AbortSignal;
+}
+
+export interface JoinedOutput {
+  output: string;
+  /** Bytes; for png-sequence, all files together. */
+  sizeBytes: number;
+}
+
+const FRAME_FILE = /^frame_\d+\.png$/;
+
+/** `frame_000042.png`: SPEC.md's sequence names, from the same pattern the encoder writes. */
+function frameName(index: number): string {
+  return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
+}
+
+function concatList(files: readonly string[]): string {
+  return files.map((file) => `file '${file.replaceAll("'", "'\\''")}'`).join("\n") + "\n";
+}
+
+async function directorySize(directory: string): Promise<number> {
+  const names = await readdir(directory);
+  const sizes = await Promise.all(names.map(async (name) => (await stat(join(directory, name))).size));
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/**
+ * Joins chunk outputs into one output without re-encoding: video chunks with ffmpeg's concat
+ * demuxer (`-c copy`, each chunk starts on its own keyframe), then the audio muxed in (`-c copy`);
+ * png-sequence chunks by renumbering their frames into one sequence. The output is staged beside
+ * its path and renamed into place, as render() does; the chunks themselves are left for the
+ * caller to remove (png-sequence frames are moved out of them).
+ */
+export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutput> {
+  const { chunks, format, output, audioFile, signal } = request;
+  if (chunks.length === 0) throw new RenderError("encode-failed", "there are no chunks to join");
+  throwIfAborted(signal);
+  if (format === "png-sequence") {
+    const staged = await stageDirectory(output);
+    try {
+      let next = 0;
+      for (const chunk of chunks) {
+        const frames = (await readdir(chunk)).filter((name) => FRAME_FILE.test(name)).sort();
+        for (const name of frames) await rename(join(chunk, name), join(staged.path, frameName(next++)));
+        throwIfAborted(signal);
+      }
+      if (audioFile) await copyFile(audioFile, join(staged.path, audioFileName(format)));
+      await staged.commit();
+    } catch (error) {
+      await staged.discard();
+      throw signal?.aborted ? cancelledError() : error;
+    }
+    return { output, sizeBytes: await directorySize(output) };
+  }
+
+  const staged = await stageFile(output);
+  try {
+    // The staging directory is this join's own: the list and the silent video go there too.
+    const scratch = dirname(staged.path);
+    const listFile = join(scratch, "chunks.txt");
+    await writeFile(listFile, concatList(chunks));
+    const video = audioFile ? join(scratch, `.silent-${basename(staged.path)}`) : staged.path;
+    await runFfmpeg(concatArgs(listFile, format, video), signal);
+    if (audioFile) await runFfmpeg(muxArgs(video, audioFile, format, staged.path), signal);
+    throwIfAborted(signal);
+    await staged.commit();
+  } catch (error) {
+    await staged.discard();
+    throw signal?.aborted ? cancelledError() : error;
+  }
+  return { output, sizeBytes: (await stat(output)).size };
+}

@@ -1,0 +1,174 @@
+/**
+ * Media files for the media tests, generated with ffmpeg into a project directory (call it once
+ * per test file, in beforeAll). Every clip is tiny, so generating all of them takes about a second.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { colourDistance, pixel, type Frame } from "./media.js";
+
+const execFileAsync = promisify(execFile);
+
+async function ffmpeg(args: string[]): Promise<void> {
+  await execFileAsync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", ...args], { maxBuffer: 16 * 1024 * 1024 });
+}
+
+/** The colours of the four-colour clip, each shown for 0.5 s, in order. */
+export const CLIP_COLOURS = {
+  red: [255, 0, 0],
+  lime: [0, 255, 0],
+  blue: [0, 0, 255],
+  white: [255, 255, 255],
+} as const;
+export const CLIP_SEQUENCE = ["red", "lime", "blue", "white"] as const;
+/** Seconds each colour of the four-colour clip lasts. */
+export const CLIP_SEGMENT = 0.5;
+
+/** The colours of the other clip (for switching sources): yellow then magenta, 0.5 s each. */
+export const OTHER_COLOURS = {
+  yellow: [255, 255, 0],
+  magenta: [255, 0, 255],
+} as const;
+
+/** Frames per second of every generated clip. */
+export const CLIP_FPS = 30;
+
+/** Colour name of the four-colour clip's frame `frame` (0-59; 15 frames a colour). */
+export function clipColourOfFrame(frame: number): (typeof CLIP_SEQUENCE)[number] {
+  if (frame < 0 || frame >= 60) throw new RangeError(`the four-colour clip has no frame ${frame}`);
+  return CLIP_SEQUENCE[Math.floor(frame / (CLIP_SEGMENT * CLIP_FPS))]!;
+}
+
+export type MediaName = "colours" | "other" | "tone" | "hlg" | "pq" | "broken" | "picture";
+
+/** File names, relative to the project directory. */
+export const MEDIA_FILES: Record<MediaName, string> = {
+  /** 160x90, 30 fps, 2 s H.264: red, lime, blue, white for 0.5 s each; a 440 Hz tone on its audio track. */
+  colours: "media/colours.mp4",
+  /** 160x90, 30 fps, 1 s H.264 without audio: yellow then magenta. */
+  other: "media/other.mp4",
+  /** 1 s of an 880 Hz tone, 48 kHz mono PCM. */
+  tone: "media/tone.wav",
+  /** 160x90, 30 fps, 1 s HEVC 10-bit, BT.2020, HLG (arib-std-b67). */
+  hlg: "media/hlg.mp4",
+  /** The same tagged PQ (smpte2084). */
+  pq: "media/pq.mp4",
+  /** A text file with a video's name. */
+  broken: "media/broken.mp4",
+  /** An 80x45 PNG, all orange (#ff8000). */
+  picture: "media/picture.png",
+};
+
+function colourSegments(colours: readonly string[], segment: number): string {
+  const inputs = colours.map((colour, i) => `color=c=${colour}:s=160x90:r=30:d=${segment}[c${i}]`);
+  const labels = colours.map((_, i) => `[c${i}]`).join("");
+  return `${inputs.join(";")};${labels}concat=n=${colours.length}:v=1:a=0,format=yuv420p[v]`;
+}
+
+/** One keyframe a second: a seek to data-media-start must decode from the keyframe before it to be exact. */
+const H264 = ["-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-pix_fmt", "yuv420p", "-r", "30"];
+
+async function generate(name: MediaName, file: string): Promise<void> {
+  switch (name) {
+    case "colours":
+      return ffmpeg([
+        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
+        "-filter_complex", colourSegments(["red", "lime", "blue", "white"], CLIP_SEGMENT),
+        "-map", "[v]", "-map", "0:a",
+        ...H264, "-c:a", "aac", "-b:a", "128k", "-t", "2", "-shortest", file,
+      ]);
+    case "other":
+      return ffmpeg(["-filter_complex", colourSegments(["yellow", "magenta"], 0.5), "-map", "[v]", ...H264, "-t", "1", file]);
+    case "tone":
+      return ffmpeg(["-f", "lavfi", "-i", "sine=frequency=880:sample_rate=48000:duration=1", "-c:a", "pcm_s16le", file]);
+    case "hlg":
+    case "pq": {
+      const transfer = name === "hlg" ? "arib-std-b67" : "smpte2084";
+      return ffmpeg([
+        "-f", "lavfi", "-i", "color=c=0x808080:s=160x90:r=30:d=1",
+        "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+        "-x265-params", `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc`,
+        "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc",
+        "-tag:v", "hvc1", file,
+      ]);
+    }
+    case "picture":
+      return ffmpeg(["-f", "lavfi", "-i", "color=c=0xff8000:s=80x45", "-frames:v", "1", file]);
+    case "broken":
+      return writeFile(file, "this is not a video, only text with a video's name\n");
+  }
+}
+
+/** Generates `names` (default: all) under `dir`; returns their absolute paths. */
+export async function generateMedia(dir: string, names: readonly MediaName[] = Object.keys(MEDIA_FILES) as MediaName[]): Promise<Record<MediaName, string>> {
+  const paths = {} as Record<MediaName, string>;
+  await Promise.all(
+    names.map(async (name) => {
+      const file = join(dir, MEDIA_FILES[name]);
+      await mkdir(dirname(file), { recursive: true });
+      await generate(name, file);
+      paths[name] = file;
+    }),
+  );
+  return paths;
+}
+
+/** A temporary $COMPOSE_CACHE_DIR, so renders never read or fill the user's cache. */
+export async function createCacheDir(): Promise<{ dir: string; env: { COMPOSE_CACHE_DIR: string }; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "compose-test-cache-"));
+  return { dir, env: { COMPOSE_CACHE_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** The colours the media tests draw or generate, by name. */
+export const PALETTE: Record<string, readonly number[]> = {
+  ...CLIP_COLOURS,
+  ...OTHER_COLOURS,
+  black: [0, 0, 0],
+  grey: [128, 128, 128],
+  orange: [255, 128, 0],
+};
+
+/**
+ * The name of the palette colour a pixel shows (every channel within `tolerance`), else its
+ * `rgb(...)`: comparing names across many frames gives readable failures.
+ */
+export function colourName(frame: Frame, x: number, y: number, tolerance = 40): string {
+  const rgb = pixel(frame, x, y).slice(0, 3);
+  for (const [name, colour] of Object.entries(PALETTE)) {
+    if (colourDistance(rgb, colour) <= tolerance) return name;
+  }
+  return `rgb(${rgb.join(",")})`;
+}
+
+export interface AudioLevel {
+  /** Mean level in dBFS (volumedetect's mean_volume); about -91 for digital silence. */
+  mean: number;
+  /** Peak level in dBFS. */
+  max: number;
+}
+
+/** The level of a file's first audio stream between `start` and `end` seconds, measured with ffmpeg's volumedetect. */
+export async function audioLevel(file: string, start: number, end: number): Promise<AudioLevel> {
+  const { stderr } = await execFileAsync("ffmpeg", [
+    "-hide_banner", "-nostats", "-ss", String(start), "-t", String(end - start), "-i", file,
+    "-map", "0:a:0", "-af", "volumedetect", "-f", "null", "-",
+  ]);
+  const value = (name: string) => {
+    const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderr);
+    if (!match) throw new Error(`no ${name} in ffmpeg's output for ${file} [${start}, ${end}]: ${stderr}`);
+    return match[1] === "-inf" ? -Infinity : Number(match[1]);
+  };
+  return { mean: value("mean_volume"), max: value("max_volume") };
+}
+
+/** Seconds of audio in a file's first audio stream, by decoding it and counting samples. */
+export async function decodedAudioSeconds(file: string): Promise<number> {
+  const { stdout } = await execFileAsync(
+    "ffmpeg",
+    ["-hide_banner", "-loglevel", "error", "-i", file, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "s16le", "pipe:1"],
+    { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout.length / 2 / 48_000;
+}
