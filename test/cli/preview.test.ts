@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodePng, pixelAt } from "../../packages/cli/src/doctor/png-pixels.js";
+import { PNG } from "pngjs";
 import { startCli, type CliRun } from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
@@ -145,7 +145,7 @@ async function pixel(x: number, y: number): Promise<[number, number, number]> {
     return { left: box.left, top: box.top, scale: Number(document.getElementById("stage")!.dataset.scale) };
   });
   const png = await page.screenshot({ clip: { x: Math.floor(left + x * scale), y: Math.floor(top + y * scale), width: 1, height: 1 } });
-  const [r, g, b] = pixelAt(decodePng(png), 0, 0);
+  const [r = 0, g = 0, b = 0] = PNG.sync.read(Buffer.from(png)).data;
   return [r, g, b];
 }
 
