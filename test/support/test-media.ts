@@ -149,11 +149,15 @@ export interface AudioLevel {
   max: number;
 }
 
-/** The level of a file's first audio stream between `start` and `end` seconds, measured with ffmpeg's volumedetect. */
+/**
+ * The level of a file's first audio stream between `start` and `end` seconds, measured with
+ * ffmpeg's volumedetect. The stream is decoded from its beginning and cut with atrim, so times are
+ * exact sample times even in raw AAC, which has no index to seek by.
+ */
 export async function audioLevel(file: string, start: number, end: number): Promise<AudioLevel> {
   const { stderr } = await execFileAsync("ffmpeg", [
-    "-hide_banner", "-nostats", "-ss", String(start), "-t", String(end - start), "-i", file,
-    "-map", "0:a:0", "-af", "volumedetect", "-f", "null", "-",
+    "-hide_banner", "-nostats", "-i", file,
+    "-map", "0:a:0", "-af", `atrim=start=${start}:end=${end},volumedetect`, "-f", "null", "-",
   ]);
   const value = (name: string) => {
     const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderr);

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** Where extracted video frames are kept between renders: $COMPOSE_CACHE_DIR, else the XDG cache. */
 export function cacheRoot(): string {
@@ -28,14 +28,24 @@ export async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** Entries being filled by this process: a second request for one waits for the first. */
+const filling = new Map<string, Promise<string>>();
+
 /**
  * Fills a cache entry once: `fill` writes into a private directory that is renamed into place
  * when complete, so a crash or a concurrent render never leaves a half-filled entry.
  */
-export async function cachedDirectory(dir: string, fill: (tempDir: string) => Promise<void>): Promise<string> {
+export function cachedDirectory(dir: string, fill: (tempDir: string) => Promise<void>): Promise<string> {
+  const pending = filling.get(dir) ?? fillOnce(dir, fill).finally(() => filling.delete(dir));
+  filling.set(dir, pending);
+  return pending;
+}
+
+async function fillOnce(dir: string, fill: (tempDir: string) => Promise<void>): Promise<string> {
   if (await exists(dir)) return dir;
-  const temp = `${dir}.partial-${process.pid}-${Date.now()}`;
-  await mkdir(temp, { recursive: true });
+  await mkdir(dirname(dir), { recursive: true });
+  // Unique across processes too, so two renders filling the same entry never share a folder.
+  const temp = await mkdtemp(`${dir}.partial-`);
   try {
     await fill(temp);
     await rename(temp, dir).catch(async (error: NodeJS.ErrnoException) => {

@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
+import pLimit from "p-limit";
 import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../browser/composition-page.js";
@@ -85,6 +87,8 @@ export async function prepareMedia(pages: readonly CompositionPage[], context: M
     return sources.get(media.src)!;
   };
 
+  // One ffmpeg per core at a time: a composition may hold dozens of videos.
+  const limit = pLimit(availableParallelism());
   const plans: MediaPlan[] = await Promise.all(
     described.map(async (media) => {
       const { input, sourceId, facts } = await sourceOf(media);
@@ -92,7 +96,7 @@ export async function prepareMedia(pages: readonly CompositionPage[], context: M
       const plan: MediaPlan = { key: media.key };
       if (media.declaredDuration === undefined) plan.naturalDuration = natural;
       if (media.kind === "video") {
-        const frames = await extractFrames(
+        const frames = await limit(() => extractFrames(
           {
             input,
             sourceId,
@@ -104,7 +108,7 @@ export async function prepareMedia(pages: readonly CompositionPage[], context: M
             hdr: facts.hdr,
           },
           context.signal,
-        );
+        ));
         plan.frames = { urlPattern: `${context.baseUrl}${FRAMES_PREFIX.slice(1)}${frames.key}/${frames.pattern}`, count: frames.count, fps: context.fps };
       }
       return plan;
