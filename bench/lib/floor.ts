@@ -27,6 +27,7 @@ const page = await openCompositionPage(browser, {
   transparent: false,
   captureMode: "beginframe",
   image: "jpeg",
+  quality,
   boot: {},
   readyTimeoutMs: 60_000,
   reuseFrames: false,

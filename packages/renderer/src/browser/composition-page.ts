@@ -1,4 +1,5 @@
 import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
+import type { QualityName } from "@compose/core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
@@ -12,6 +13,8 @@ export interface CompositionPageOptions {
   transparent: boolean;
   captureMode: CaptureMode;
   image: FrameImageFormat;
+  /** The render's quality preset, which sets the JPEG quality of mp4 frames. */
+  quality: QualityName;
   boot: ComposeBootConfig;
   readyTimeoutMs: number;
   /** Reuse the previous frame's image when the page says the seek changed nothing. */
@@ -125,7 +128,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     throw error;
   });
   const info = await waitUntilReady(cdp, options.readyTimeoutMs);
-  const capture = createFrameCapturer(cdp, options.captureMode, options.image);
+  const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, expression, options.readyTimeoutMs, what);

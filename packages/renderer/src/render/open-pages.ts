@@ -37,6 +37,7 @@ async function openPagesIn(
         transparent: TRANSPARENT_FORMATS.includes(options.format),
         captureMode: mode,
         image: frameImageFormat(options.format),
+        quality: options.quality,
         boot: { variables: options.variables ?? {} },
         readyTimeoutMs: readyTimeout(request),
         reuseFrames: request.reuseFrames ?? true,
