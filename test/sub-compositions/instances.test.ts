@@ -53,12 +53,14 @@ const index = `<!doctype html>
 <html data-composition-variables='[{"id":"color","type":"color","label":"Colour","default":"#808080"}]'>
 <head><style>
   * { margin: 0; }
-  #stage { position: relative; width: 320px; height: 180px; background: #000000; }
+  #stage { position: relative; width: 320px; height: 180px; }
+  #backdrop { position: absolute; inset: 0; background: #000000; }
   .host { position: absolute; left: 0; }
   #box { position: absolute; left: 260px; top: 0; width: 20px; height: 20px; background: #ffffff; }
 </style></head>
 <body>
 <div id="stage" data-composition-id="main" data-width="320" data-height="180">
+  <div id="backdrop"></div>
   <div class="host" style="top: 0" data-composition-id="a" data-composition-src="card.html"
        data-start="0" data-duration="0.5" data-variable-values='{"color":"#ff0000","late":"#ff8000"}'></div>
   <div class="host" style="top: 60px" data-composition-id="b" data-composition-src="card.html"
