@@ -6,6 +6,7 @@ import { registerLint } from "./commands/lint.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
 import { registerServe } from "./commands/serve.js";
+import { registerWorker } from "./commands/worker.js";
 import { UsageError } from "./usage-error.js";
 
 const { version } = JSON.parse(
@@ -27,6 +28,7 @@ registerPreview(program);
 registerRender(program);
 registerBenchmark(program);
 registerServe(program);
+registerWorker(program);
 
 try {
   await program.parseAsync(process.argv);

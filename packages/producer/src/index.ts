@@ -8,12 +8,18 @@ export {
   DEFAULT_MAX_QUEUE,
   DEFAULT_SHUTDOWN_GRACE_SECONDS,
   MAX_BODY_BYTES,
+  MAX_CHUNK_SIZE,
   type ServerConfig,
   type ServeFlags,
 } from "./config/server-config.js";
 export type { RenderBackend, QueueCounts } from "./queue/render-backend.js";
-export { QueueFullError, QueueClosedError } from "./queue/render-backend.js";
+export { QueueFullError, QueueClosedError, JobPayloadTooLargeError, QueueUnavailableError } from "./queue/render-backend.js";
 export { RenderQueue, type RenderQueueOptions } from "./queue/render-queue.js";
 export { RenderJob, type JobEvent, type RenderStatus, type RenderState, type RenderJobSpec } from "./jobs/render-job.js";
 export { renderExecutor, type JobExecutor, type RenderSettings } from "./jobs/render-executor.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
+export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./config/worker-config.js";
+export { RedisRenderBackend, type RedisBackendOptions } from "./distributed/redis-backend.js";
+export { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from "./distributed/render-worker.js";
+export { QueueConnectionError } from "./distributed/redis-connection.js";
+export { MAX_JOB_PAYLOAD_BYTES } from "./distributed/protocol.js";

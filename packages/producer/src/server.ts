@@ -9,11 +9,12 @@ import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
 import { openApiDocument } from "./openapi/openapi-document.js";
 import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js";
 import { RenderQueue } from "./queue/render-queue.js";
+import { RedisRenderBackend } from "./distributed/redis-backend.js";
 
 export interface ProducerOptions {
   /** Renderer settings of this machine (capture mode, ready timeout). */
   renderSettings?: RenderSettings;
-  /** Another queue backend; the in-process FIFO queue by default. */
+  /** Another queue backend; by default BullMQ on Redis when the config has `queue`, else the in-process FIFO queue. */
   backend?: RenderBackend;
   /** Where failures of the server itself (not of renders) are reported, one line each. */
   logError?: (line: string) => void;
@@ -38,11 +39,21 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const outputsDir = await realpath(config.outputsDir);
   const backend =
     options.backend ??
-    new RenderQueue({
-      maxConcurrentRenders: config.maxConcurrentRenders,
-      maxQueue: config.maxQueue,
-      execute: renderExecutor(options.renderSettings ?? {}),
-    });
+    (config.queue
+      ? // Requests wait and run in the cluster behind this Redis; `compose worker` processes render them.
+        await RedisRenderBackend.connect({
+          url: config.queue,
+          maxConcurrentRenders: config.maxConcurrentRenders,
+          maxQueue: config.maxQueue,
+          chunkSize: config.chunkSize,
+          outputsDir,
+          logError: options.logError,
+        })
+      : new RenderQueue({
+          maxConcurrentRenders: config.maxConcurrentRenders,
+          maxQueue: config.maxQueue,
+          execute: renderExecutor(options.renderSettings ?? {}),
+        }));
 
   // Fastify's own 503 while closing has another body; this server answers in its own format.
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });

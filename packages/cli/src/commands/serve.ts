@@ -7,6 +7,8 @@ import {
   DEFAULT_MAX_QUEUE,
   DEFAULT_PORT,
   DEFAULT_SHUTDOWN_GRACE_SECONDS,
+  MAX_CHUNK_SIZE,
+  redactedUrl,
   serverConfigFromFlags,
   ServerConfigError,
   type ServeFlags,
@@ -40,26 +42,41 @@ export function registerServe(program: Command): void {
     .option("--outputs <dir>", "directory outputs are written to, named by request id (default: renders)")
     .option("--token <token>", "require Authorization: Bearer <token> (default: COMPOSE_TOKEN; prefer it, flags show in ps)")
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running renders may finish (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
+    .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
     .action(async (flags: ServeFlags) => {
       const config = configFrom(flags);
-      const { createProducer } = await import("@compose/producer");
-      const producer = await createProducer(config, {
-        renderSettings: renderSettingsFromEnvironment(process.env),
-        logError: (line) => process.stderr.write(`compose serve: ${line}\n`),
-      });
+      const { createProducer, QueueConnectionError } = await import("@compose/producer");
+      let producer: Awaited<ReturnType<typeof createProducer>>;
+      try {
+        producer = await createProducer(config, {
+          renderSettings: renderSettingsFromEnvironment(process.env),
+          logError: (line) => process.stderr.write(`compose serve: ${line}\n`),
+        });
+      } catch (error) {
+        if (!(error instanceof QueueConnectionError)) throw error;
+        process.stderr.write(`error: ${error.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
       let url: string;
       try {
         url = await producer.listen();
       } catch (error) {
         process.stderr.write(`error: cannot listen on ${config.host}:${config.port}: ${(error as Error).message}\n`);
         process.exitCode = 1;
+        // With --queue, its Redis connections would keep the process alive.
+        await producer.close();
         return;
       }
       if (config.token === undefined && !LOOPBACK.test(config.host)) {
         process.stderr.write(`compose serve: warning: listening on ${config.host} without a token; anyone who can reach it can render\n`);
       }
+      const queue = config.queue
+        ? `, queue ${redactedUrl(config.queue)}${config.chunkSize ? ` in chunks of ${config.chunkSize} frames` : ""}`
+        : "";
       process.stdout.write(
-        `compose serve: listening on ${url} (${config.maxConcurrentRenders} concurrent renders, projects ${config.projectsDir}, outputs ${config.outputsDir})\n`,
+        `compose serve: listening on ${url} (${config.maxConcurrentRenders} concurrent renders${queue}, projects ${config.projectsDir}, outputs ${config.outputsDir})\n`,
       );
 
       // The listeners stay: a second signal must not kill the process halfway through shutting down.

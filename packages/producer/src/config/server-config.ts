@@ -17,6 +17,13 @@ export interface ServerConfig {
   token?: string;
   /** How long SIGTERM lets running renders finish before cancelling them. */
   shutdownGraceMs: number;
+  /**
+   * `redis://HOST:PORT`: keep requests in a BullMQ queue on this Redis, rendered by `compose worker`
+   * processes, instead of in this process. Absent: the in-process queue.
+   */
+  queue?: string;
+  /** With `queue`: split every render into chunks of this many frames, rendered in parallel by the workers. */
+  chunkSize?: number;
 }
 
 /** `compose serve` flags as commander hands them over: text, as typed. */
@@ -29,6 +36,8 @@ export interface ServeFlags {
   outputs?: string;
   token?: string;
   shutdownGrace?: string;
+  queue?: string;
+  chunkSize?: string;
 }
 
 /** A start-up setting the server refuses; the message is the one line the user sees. */
@@ -44,8 +53,10 @@ export const DEFAULT_PORT = 9847;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_QUEUE = 100;
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
+/** Frames per chunk of a distributed render: from 1 to this. */
+export const MAX_CHUNK_SIZE = 1_000_000;
 
-function integerIn(text: string, source: string, min: number, max: number): number {
+export function integerIn(text: string, source: string, min: number, max: number): number {
   const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) throw new ServerConfigError(`${source} must be an integer from ${min} to ${max} (got ${text})`);
   return value;
@@ -60,7 +71,7 @@ function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv):
   return CONCURRENCY_LIMITS.default;
 }
 
-function projectsDir(flag: string | undefined, cwd: string): string {
+export function projectsDir(flag: string | undefined, cwd: string): string {
   const dir = resolve(cwd, flag ?? ".");
   let isDirectory = false;
   try {
@@ -96,5 +107,40 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     outputsDir: resolve(cwd, flags.outputs ?? "renders"),
     token,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
+    ...queueSettings(flags),
   };
+}
+
+/**
+ * Checks a `--queue` value: a Redis URL, `redis://HOST:PORT` (or `rediss://` for TLS, with an
+ * optional `user:password@` and `/db`). Returns it as given; a bad one is a one-line start-up error.
+ */
+export function queueUrl(text: string, flag: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== "redis:" && url.protocol !== "rediss:") || url.hostname === "") {
+    throw new ServerConfigError(`${flag} must be a Redis URL such as redis://127.0.0.1:6379 (got ${text})`);
+  }
+  if (url.pathname !== "" && url.pathname !== "/" && !/^\/\d+$/.test(url.pathname)) {
+    throw new ServerConfigError(`${flag}: the path of a Redis URL is a database number, as in redis://HOST:PORT/1 (got ${text})`);
+  }
+  return text;
+}
+
+/** The URL without its password, for lines printed to a terminal or a log. */
+export function redactedUrl(text: string): string {
+  const url = new URL(text);
+  if (url.password) url.password = "***";
+  return url.toString().replace(/\/$/, "");
+}
+
+function queueSettings(flags: ServeFlags): Pick<ServerConfig, "queue" | "chunkSize"> {
+  const queue = flags.queue === undefined ? undefined : queueUrl(flags.queue, "--queue");
+  if (flags.chunkSize === undefined) return queue === undefined ? {} : { queue };
+  if (queue === undefined) throw new ServerConfigError("--chunk-size needs --queue redis://HOST:PORT: chunks are rendered by compose worker processes");
+  return { queue, chunkSize: integerIn(flags.chunkSize, "--chunk-size", 1, MAX_CHUNK_SIZE) };
 }

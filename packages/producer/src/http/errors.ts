@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
-import { QueueClosedError, QueueFullError } from "../queue/render-backend.js";
+import { JobPayloadTooLargeError, QueueClosedError, QueueFullError, QueueUnavailableError } from "../queue/render-backend.js";
 
 /** Every error response: `{error: {code, message, field?}}`, `field` when one request field is at fault. */
 export interface ErrorBody {
@@ -44,6 +44,8 @@ function toHttpError(error: FastifyError | Error): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof QueueFullError) return new HttpError(429, "queue-full", `${error.message}; GET /render/queue shows the queue`);
   if (error instanceof QueueClosedError) return new HttpError(503, "shutting-down", error.message);
+  if (error instanceof JobPayloadTooLargeError) return new HttpError(413, "payload-too-large", error.message);
+  if (error instanceof QueueUnavailableError) return new HttpError(503, "queue-unavailable", error.message);
   const known = "code" in error ? FASTIFY_ERRORS[error.code] : undefined;
   if (known) return new HttpError(known.status, known.code, known.message);
   // A malformed JSON body arrives as JSON.parse's SyntaxError.

@@ -76,15 +76,18 @@ export class RenderJob {
   private progress: RenderProgress | null = null;
   private output: RenderOutput | null = null;
   private error: RenderFailure | null = null;
-  private readonly createdAt = new Date();
   private startedAt: Date | null = null;
   private finishedAt: Date | null = null;
   private readonly listeners = new Set<Listener>();
 
-  /** `id` is chosen before the job exists because the output path is named after it. */
+  /**
+   * `id` is chosen before the job exists because the output path is named after it. `createdAt`
+   * is given when the job mirrors one another server accepted (the distributed queue).
+   */
   constructor(
     readonly id: string,
     readonly spec: RenderJobSpec,
+    private readonly createdAt = new Date(),
   ) {}
 
   get terminal(): boolean {

@@ -36,11 +36,11 @@ const errors = {
   404: errorResponse("No render has this id."),
   409: errorResponse("The render is not in a state that allows this (see `code`)."),
   410: errorResponse("The output was removed from the server's disk."),
-  413: errorResponse("The body is larger than 256 KiB."),
+  413: errorResponse("The body is larger than 256 KiB, or (with `--queue`) the job it makes is: `payload-too-large`."),
   415: errorResponse("The body is not `application/json`."),
   416: { ...errorResponse("The range lies outside the file."), headers: { "Content-Range": { schema: { type: "string" }, description: "bytes */<size>" } } },
   429: errorResponse("`--max-queue` requests are already waiting."),
-  503: errorResponse("The server is shutting down."),
+  503: errorResponse("The server is shutting down (`shutting-down`), or its Redis queue cannot be reached (`queue-unavailable`)."),
 };
 
 const pick = (...codes: Array<keyof typeof errors>) => Object.fromEntries(codes.map((code) => [code, errors[code]]));
@@ -230,7 +230,7 @@ export function openApiDocument(): object {
         get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1", content: json({ type: "object" }) }, ...pick(401) } },
       },
       "/render/queue": {
-        get: { summary: "Queue state, to decide whether to submit now", responses: { 200: { description: "Counts", content: json(ref("QueueStatus")) }, ...pick(401) } },
+        get: { summary: "Queue state, to decide whether to submit now", responses: { 200: { description: "Counts", content: json(ref("QueueStatus")) }, ...pick(401, 503) } },
       },
       "/render": {
         post: {
@@ -264,11 +264,11 @@ export function openApiDocument(): object {
       },
       "/render/{id}": {
         parameters: [idParameter],
-        get: { summary: "State and progress of a render", responses: { 200: { description: "Status", content: json(ref("RenderStatus")) }, ...pick(401, 404) } },
+        get: { summary: "State and progress of a render", responses: { 200: { description: "Status", content: json(ref("RenderStatus")) }, ...pick(401, 404, 503) } },
         delete: {
           summary: "Cancel a render, or take it out of the queue",
           description: "Returns once the render has stopped and cleaned up. Its state is then `cancelled`, or `completed`/`failed` if it ended first.",
-          responses: { 200: { description: "The final status.", content: json(ref("RenderStatus")) }, ...pick(401, 404, 409) },
+          responses: { 200: { description: "The final status.", content: json(ref("RenderStatus")) }, ...pick(401, 404, 409, 503) },
         },
       },
       "/render/{id}/output": {

@@ -42,3 +42,25 @@ export class QueueClosedError extends Error {
     super("the server is shutting down and accepts no new work");
   }
 }
+
+/** A job's input would be over SPEC.md's execution input cap: refused before it is queued. */
+export class JobPayloadTooLargeError extends Error {
+  override name = "JobPayloadTooLargeError";
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(
+      `the render job's input is ${(bytes / 1024).toFixed(1)} KiB, over the ${limit / 1024} KiB cap on a job's input; ` +
+        "pass assets as project files or URLs in variables, never inline",
+    );
+  }
+}
+
+/** The backend's store (Redis) cannot be reached; the request may be retried later. */
+export class QueueUnavailableError extends Error {
+  override name = "QueueUnavailableError";
+  constructor(reason: string) {
+    super(`the render queue is unavailable: ${reason}`);
+  }
+}

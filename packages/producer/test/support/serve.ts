@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PROJECT_FILES } from "./compositions.js";
 
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../../cli/bin/compose.js");
+export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), "../../../cli/bin/compose.js");
 
 /** Every process a server starts (browsers, ffmpeg) inherits this variable, so leftovers can be found. */
 const TAG = "COMPOSE_PRODUCER_TEST_TAG";
@@ -30,7 +30,7 @@ export interface ServeProcess {
 }
 
 /** The environment without this machine's COMPOSE_* and PRODUCER_* settings, plus `extra`. */
-function cleanEnv(extra: Record<string, string>, tag: string): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string>, tag: string): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(COMPOSE_|PRODUCER_)/.test(key)));
   return { ...env, ...extra, [TAG]: tag };
 }

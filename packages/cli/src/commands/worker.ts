@@ -1,0 +1,64 @@
+import type { Command } from "commander";
+// Only the light config module up front: BullMQ and the renderer load when `worker` runs.
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS, redactedUrl, ServerConfigError } from "@compose/producer/config";
+import {
+  DEFAULT_STALL_TIMEOUT_SECONDS,
+  WORKER_CONCURRENCY,
+  workerConfigFromFlags,
+  type WorkerConfig,
+  type WorkerFlags,
+} from "@compose/producer/worker-config";
+import { renderSettingsFromEnvironment } from "../render/render-flags.js";
+import { UsageError } from "../usage-error.js";
+
+function configFrom(flags: WorkerFlags): WorkerConfig {
+  try {
+    return workerConfigFromFlags(flags, process.cwd());
+  } catch (error) {
+    throw error instanceof ServerConfigError ? new UsageError(error.message) : error;
+  }
+}
+
+export function registerWorker(program: Command): void {
+  program
+    .command("worker")
+    .description("Render jobs of a compose serve --queue cluster: run it on any machine that shares the projects and outputs directories.")
+    .option("--queue <url>", "the Redis the servers queue renders on (redis://HOST:PORT); required")
+    .option("--projects <dir>", "this machine's path to the shared projects directory (default: .)")
+    .option("--outputs <dir>", "this machine's path to the shared outputs directory (default: renders)")
+    .option(
+      "--concurrency <n>",
+      `render tasks (whole renders or chunks) this worker runs at once, ${WORKER_CONCURRENCY.min}-${WORKER_CONCURRENCY.max} (default: ${WORKER_CONCURRENCY.default})`,
+    )
+    .option(
+      "--stall-timeout <seconds>",
+      `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
+    )
+    .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .action(async (flags: WorkerFlags) => {
+      const config = configFrom(flags);
+      const renderSettings = renderSettingsFromEnvironment(process.env);
+      const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");
+      const say = (line: string) => process.stdout.write(`compose worker: ${line}\n`);
+      let worker: Awaited<ReturnType<typeof startRenderWorker>>;
+      try {
+        worker = await startRenderWorker(config, { renderSettings, log: say });
+      } catch (error) {
+        if (!(error instanceof QueueConnectionError)) throw error;
+        process.stderr.write(`error: ${error.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      say(
+        `ready (queue ${redactedUrl(config.queue)}, ${config.concurrency} task${config.concurrency === 1 ? "" : "s"} at once, projects ${config.projectsDir}, outputs ${config.outputsDir})`,
+      );
+      // The listeners stay: a second signal must not kill the process halfway through stopping.
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.on("SIGTERM", resolve);
+        process.on("SIGINT", resolve);
+      });
+      say(`${signal}: taking no more work; running tasks may finish within ${config.shutdownGraceMs / 1000} s, then go back to the queue`);
+      await worker.close(config.shutdownGraceMs);
+      say("stopped");
+    });
+}

@@ -1,0 +1,414 @@
+import { basename, join } from "node:path";
+import { Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import type { RenderFinishedEvent } from "@compose/renderer";
+import { RenderJob } from "../jobs/render-job.js";
+import { QueueClosedError, QueueFullError, QueueUnavailableError, type QueueCounts, type RenderBackend } from "../queue/render-backend.js";
+import { RETAINED_ENDED_JOBS } from "../queue/render-queue.js";
+import {
+  CANCEL_CHANNEL,
+  cancelledKey,
+  checkPayloadSize,
+  decodeFailure,
+  isOutputName,
+  QUEUE_PREFIX,
+  RENDERS_QUEUE,
+  RETAIN_SECONDS,
+  type ProgressData,
+  type RenderJobData,
+  type RenderResult,
+} from "./protocol.js";
+import { checkReachable, lastEventId, redisClient } from "./redis-connection.js";
+
+export interface RedisBackendOptions {
+  /** `redis://HOST:PORT`, shared with every worker and other servers. */
+  url: string;
+  /** Set as the renders queue's global concurrency: it holds across all workers together. */
+  maxConcurrentRenders: number;
+  /** Requests allowed to wait in the whole cluster; one more is refused. */
+  maxQueue: number;
+  /** Frames per chunk; absent, each render is one task on one worker. */
+  chunkSize?: number | undefined;
+  /** This server's outputs directory, where requests accepted by other servers have their outputs too. */
+  outputsDir: string;
+  /** How often followed jobs are checked against Redis, in case an event was missed (ms). */
+  reconcileIntervalMs?: number;
+  logError?: (line: string) => void;
+}
+
+/** How long cancel() waits for the workers to stop a running render before answering anyway. */
+const CANCEL_WAIT_MS = 60_000;
+
+interface Followed {
+  job: RenderJob;
+  /** Accepted by this server (rather than mirrored from another one): it answers for its end. */
+  own: boolean;
+  /** In Redis (submit has added it): from then on, a missing BullMQ job means it is gone. */
+  added: boolean;
+  /** Told it waits, so each later change of place is announced too. */
+  announced: boolean;
+  cancelling: boolean;
+  /** The highest capture frame announced. */
+  frames: number;
+}
+
+function ended(job: RenderJob): Promise<void> {
+  if (job.terminal) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = job.subscribe((event) => {
+      if (event.type === "complete" || event.type === "error") {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
+function isRenderJobData(data: unknown): data is RenderJobData {
+  const candidate = data as Partial<RenderJobData> | undefined;
+  return typeof candidate?.requestId === "string" && typeof candidate.composition === "string" && typeof candidate.outputName === "string" &&
+    isOutputName(candidate.outputName) && typeof candidate.options === "object" && candidate.options !== null;
+}
+
+function finishedEvent(job: RenderJob, result: RenderResult): RenderFinishedEvent {
+  return {
+    type: "finished",
+    output: job.spec.output,
+    format: result.format,
+    durationSeconds: result.durationSeconds,
+    width: result.width,
+    height: result.height,
+    frames: result.frames,
+    sizeBytes: result.sizeBytes,
+    // Timings stay with the workers that rendered; the stream does not carry them.
+    captureMs: 0,
+    elapsedMs: 0,
+    stats: { frames: result.frames, reused: 0, seekMs: 0, captureMs: 0 },
+  };
+}
+
+/**
+ * The distributed backend of `compose serve --queue redis://…`: each request is a BullMQ job of
+ * the renders queue, whose global concurrency is maxConcurrentRenders, so the limit and FIFO
+ * order hold across every worker and every server sharing the Redis. `compose worker` processes
+ * run the jobs; this server follows them through the queue's event stream and mirrors each one
+ * into a RenderJob, so the HTTP layer and its streams work as with the in-process queue.
+ */
+export class RedisRenderBackend implements RenderBackend {
+  private readonly followed = new Map<string, Followed>();
+  private readonly endedIds: string[] = [];
+  private closed = false;
+  private positionsTimer: NodeJS.Timeout | undefined;
+  private readonly reconcileTimer: NodeJS.Timeout;
+  private reconciling = false;
+  private lastLoggedError = "";
+
+  /** Checks that Redis answers, sets the cluster's concurrency limit and starts following events. */
+  static async connect(options: RedisBackendOptions): Promise<RedisRenderBackend> {
+    await checkReachable(options.url);
+    // Commands of HTTP requests fail after a few reconnection attempts instead of hanging.
+    const client = redisClient(options.url, "compose:serve", { maxRetriesPerRequest: 3 });
+    const eventsClient = redisClient(options.url, "compose:serve:events");
+    const queue = new Queue<RenderJobData>(RENDERS_QUEUE, { connection: client, prefix: QUEUE_PREFIX });
+    await queue.waitUntilReady();
+    await queue.setGlobalConcurrency(options.maxConcurrentRenders);
+    const events = new QueueEvents(RENDERS_QUEUE, {
+      connection: eventsClient,
+      prefix: QUEUE_PREFIX,
+      lastEventId: await lastEventId(client, queue.keys.events!),
+    });
+    await events.waitUntilReady();
+    return new RedisRenderBackend(options, client, eventsClient, queue, events);
+  }
+
+  private constructor(
+    private readonly options: RedisBackendOptions,
+    private readonly client: Redis,
+    private readonly eventsClient: Redis,
+    private readonly queue: Queue<RenderJobData>,
+    private readonly events: QueueEvents,
+  ) {
+    const logError = (error: Error) => this.logError(error.message);
+    for (const emitter of [client, eventsClient]) emitter.on("error", logError);
+    queue.on("error", logError);
+    events.on("error", logError);
+    events.on("active", ({ jobId }) => this.onActive(jobId));
+    events.on("progress", ({ jobId, data }) => this.onProgress(jobId, data as ProgressData));
+    events.on("completed", ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue as unknown as RenderResult));
+    events.on("failed", ({ jobId, failedReason }) => this.onFailed(jobId, failedReason));
+    for (const name of ["waiting", "removed", "stalled"] as const) events.on(name, () => this.schedulePositions());
+    this.reconcileTimer = setInterval(() => void this.reconcile(), options.reconcileIntervalMs ?? 1000);
+  }
+
+  async submit(job: RenderJob): Promise<void> {
+    if (this.closed) throw new QueueClosedError();
+    const data: RenderJobData = {
+      requestId: job.id,
+      composition: job.spec.composition,
+      outputName: basename(job.spec.output),
+      options: job.spec.options,
+      chunkSize: this.options.chunkSize ?? null,
+      createdAt: job.snapshot().createdAt,
+    };
+    // Before anything reaches Redis: a refused job leaves no trace.
+    checkPayloadSize(data);
+    const { limit, active, waiting } = await this.redis(async () => {
+      const [global, counts] = await Promise.all([this.queue.getGlobalConcurrency(), this.queue.getJobCounts("active", "waiting")]);
+      return { limit: global ?? this.options.maxConcurrentRenders, active: counts.active ?? 0, waiting: counts.waiting ?? 0 };
+    });
+    // A free slot with nobody ahead means the request starts as soon as a worker takes it.
+    const mustWait = active >= limit || waiting > 0;
+    if (mustWait && waiting >= this.options.maxQueue) throw new QueueFullError(this.options.maxQueue);
+    const followed = this.follow(job, { own: true, announced: mustWait });
+    try {
+      await this.queue.add("render", data, { jobId: job.id, removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } });
+    } catch (error) {
+      this.followed.delete(job.id);
+      throw new QueueUnavailableError((error as Error).message);
+    }
+    followed.added = true;
+    // The worker may already have taken it (its `active` event can beat this answer).
+    if (mustWait && job.snapshot().state === "queued") {
+      job.waiting(waiting + 1);
+      this.schedulePositions();
+    }
+  }
+
+  async find(id: string): Promise<RenderJob | undefined> {
+    const known = this.followed.get(id);
+    if (known) return known.job;
+    return this.mirror(id);
+  }
+
+  async cancel(id: string): Promise<RenderJob | undefined> {
+    const job = await this.find(id);
+    if (!job) return undefined;
+    if (!job.terminal) await this.stop(this.followed.get(id)!, "render cancelled before it started");
+    return job;
+  }
+
+  async counts(): Promise<QueueCounts> {
+    return this.redis(async () => {
+      const [global, counts] = await Promise.all([this.queue.getGlobalConcurrency(), this.queue.getJobCounts("active", "waiting")]);
+      return {
+        maxConcurrentRenders: global ?? this.options.maxConcurrentRenders,
+        activeRenders: counts.active ?? 0,
+        queuedRenders: counts.waiting ?? 0,
+      };
+    });
+  }
+
+  /**
+   * The server's own requests end as with the in-process queue: waiting ones are cancelled,
+   * running ones may finish within the grace period and are cancelled after it. Requests of other
+   * servers go on; the workers do not depend on this process.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.closed = true;
+    const own = () => [...this.followed.values()].filter((followed) => followed.own && !followed.job.terminal);
+    // With Redis unreachable the stops fail; the jobs still end here, below.
+    const stop = (followed: Followed, message: string) => this.stop(followed, message).catch(() => undefined);
+    await Promise.all(
+      own()
+        .filter((followed) => followed.job.snapshot().state === "queued")
+        .map((followed) => stop(followed, "the server shut down before the render started")),
+    );
+    await within(Promise.all(own().map((followed) => ended(followed.job))).then(() => undefined), graceMs);
+    await Promise.all(own().map((followed) => stop(followed, "the server shut down")));
+    // Workers that could not be reached in time: the streams still end.
+    for (const followed of own()) followed.job.fail("cancelled", "the server shut down");
+    clearInterval(this.reconcileTimer);
+    clearTimeout(this.positionsTimer);
+    await this.events.close().catch(() => undefined);
+    await this.queue.close().catch(() => undefined);
+    this.client.disconnect();
+    this.eventsClient.disconnect();
+  }
+
+  /** Takes a waiting job out of the queue, or has the workers stop a running one and waits (bounded) for its end. */
+  private async stop(followed: Followed, waitingMessage: string): Promise<void> {
+    const { job } = followed;
+    followed.cancelling = true;
+    try {
+      // The mark stops the job wherever and whenever it starts or restarts, even on a worker that
+      // misses the message below.
+      await this.client.set(cancelledKey(job.id), "1", "EX", RETAIN_SECONDS);
+      if (await this.removeIfWaiting(followed, waitingMessage)) return;
+      await this.client.publish(CANCEL_CHANNEL, job.id);
+    } catch (error) {
+      throw new QueueUnavailableError((error as Error).message);
+    }
+    await within(ended(job), CANCEL_WAIT_MS);
+  }
+
+  /** True when the job was still waiting and is now out of the queue (and cancelled). */
+  private async removeIfWaiting(followed: Followed, message: string): Promise<boolean> {
+    const bullJob = await this.queue.getJob(followed.job.id);
+    if (!bullJob || !(await bullJob.isWaiting())) return false;
+    try {
+      await bullJob.remove();
+    } catch {
+      // A worker took it meanwhile (it is locked): it is running, and the cancel message stops it.
+      return false;
+    }
+    const started = followed.job.snapshot().state === "running";
+    followed.job.fail("cancelled", started ? "render cancelled" : message);
+    this.retire(followed.job.id);
+    this.schedulePositions();
+    return true;
+  }
+
+  private follow(job: RenderJob, how: { own: boolean; announced: boolean }): Followed {
+    const followed: Followed = { job, own: how.own, added: false, announced: how.announced, cancelling: false, frames: 0 };
+    this.followed.set(job.id, followed);
+    return followed;
+  }
+
+  /** A request another server accepted (or this one before a restart): followed from now on. */
+  private async mirror(id: string): Promise<RenderJob | undefined> {
+    const bullJob = await this.redis(() => this.queue.getJob(id));
+    if (!bullJob || !isRenderJobData(bullJob.data)) return undefined;
+    // Another lookup of the same id may have won the race.
+    const known = this.followed.get(id);
+    if (known) return known.job;
+    const { data } = bullJob;
+    const job = new RenderJob(
+      id,
+      { composition: data.composition, file: "", output: join(this.options.outputsDir, data.outputName), options: data.options },
+      new Date(data.createdAt ?? bullJob.timestamp),
+    );
+    const followed = this.follow(job, { own: false, announced: true });
+    followed.added = true;
+    const state = await this.redis(() => bullJob.getState());
+    if (state === "active") job.start();
+    else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderResult);
+    else if (state === "failed") this.onFailed(id, bullJob.failedReason);
+    else await this.refreshPositions();
+    return job;
+  }
+
+  private live(id: string): Followed | undefined {
+    const followed = this.followed.get(id);
+    return followed && !followed.job.terminal ? followed : undefined;
+  }
+
+  private ensureStarted(followed: Followed): void {
+    if (followed.job.snapshot().state === "queued") followed.job.start();
+  }
+
+  private onActive(id: string): void {
+    const followed = this.live(id);
+    if (followed) this.ensureStarted(followed);
+    this.schedulePositions();
+  }
+
+  private onProgress(id: string, data: ProgressData): void {
+    const followed = this.live(id);
+    if (!followed || typeof data !== "object" || data === null) return;
+    this.ensureStarted(followed);
+    if (data.type === "warning") {
+      followed.job.record({ type: "warning", code: data.code, message: data.message });
+    } else if (data.type === "progress") {
+      if (data.stage === "capture") {
+        // Chunks report out of order and a retried chunk starts again: the count only grows.
+        if (data.frame <= followed.frames) return;
+        followed.frames = data.frame;
+      }
+      const { stage, frame, totalFrames, percent } = data;
+      followed.job.record({ type: "progress", stage, frame, totalFrames, percent, framesPerSecond: 0 });
+    }
+  }
+
+  private onCompleted(id: string, result: RenderResult): void {
+    const followed = this.live(id);
+    if (!followed) return;
+    this.ensureStarted(followed);
+    followed.job.complete(finishedEvent(followed.job, result));
+    this.retire(id);
+  }
+
+  private onFailed(id: string, reason: string | undefined): void {
+    const followed = this.live(id);
+    if (!followed) return;
+    const { code, message } = decodeFailure(reason);
+    if (code !== "cancelled") this.ensureStarted(followed);
+    followed.job.fail(code, message);
+    this.retire(id);
+  }
+
+  private retire(id: string): void {
+    this.endedIds.push(id);
+    if (this.endedIds.length > RETAINED_ENDED_JOBS) this.followed.delete(this.endedIds.shift()!);
+  }
+
+  private schedulePositions(): void {
+    if (this.positionsTimer || this.closed) return;
+    this.positionsTimer = setTimeout(() => {
+      this.positionsTimer = undefined;
+      this.refreshPositions().catch((error: Error) => this.logError(error.message));
+    }, 20);
+  }
+
+  /** Each waiting request that was told it waits hears its place (1 runs next) whenever it changes. */
+  private async refreshPositions(): Promise<void> {
+    const waiting = [...this.followed.values()].filter((followed) => followed.announced && followed.job.snapshot().state === "queued");
+    if (waiting.length === 0) return;
+    // The wait list holds ids, newest first; workers take from the other end.
+    const ids = (await this.client.lrange(this.queue.keys.wait!, 0, -1)).reverse();
+    const place = new Map(ids.map((id, i) => [id, i + 1]));
+    for (const followed of waiting) {
+      const position = place.get(followed.job.id);
+      if (position !== undefined && followed.job.snapshot().state === "queued") followed.job.waiting(position);
+    }
+  }
+
+  /** Catches up with whatever the event stream did not deliver (a reconnection, a race at start). */
+  private async reconcile(): Promise<void> {
+    if (this.reconciling || this.closed) return;
+    this.reconciling = true;
+    try {
+      for (const followed of [...this.followed.values()]) {
+        if (followed.job.terminal || !followed.added) continue;
+        const id = followed.job.id;
+        const state = await this.queue.getJobState(id);
+        if (state === "completed" || state === "failed") {
+          const bullJob = await this.queue.getJob(id);
+          if (!bullJob) continue;
+          if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderResult);
+          else this.onFailed(id, bullJob.failedReason);
+        } else if (state === "active") {
+          this.onActive(id);
+        } else if (state === "unknown") {
+          followed.job.fail(followed.cancelling ? "cancelled" : "worker-lost", followed.cancelling ? "render cancelled" : "the render's job is no longer in the queue");
+          this.retire(id);
+        } else if (followed.cancelling) {
+          await this.removeIfWaiting(followed, "render cancelled before it started");
+        }
+      }
+    } catch (error) {
+      this.logError((error as Error).message);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private async redis<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw new QueueUnavailableError((error as Error).message);
+    }
+  }
+
+  /** Redis errors repeat while it is down: each distinct one is reported once. */
+  private logError(message: string): void {
+    if (message === this.lastLoggedError) return;
+    this.lastLoggedError = message;
+    this.options.logError?.(`queue: ${message}`);
+  }
+}

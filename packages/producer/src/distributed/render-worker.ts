@@ -1,0 +1,226 @@
+import { mkdir, realpath, rm } from "node:fs/promises";
+import { Queue, QueueEvents, WaitingError, Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { RenderError } from "@compose/renderer";
+import { CONCURRENCY_LIMITS } from "../config/server-config.js";
+import type { WorkerConfig } from "../config/worker-config.js";
+import type { RenderSettings } from "../jobs/render-executor.js";
+import { coordinate, tasksEnded, TaskFailure } from "./coordinator.js";
+import {
+  CANCEL_CHANNEL,
+  cancelledKey,
+  chunkDirectory,
+  decodeFailure,
+  encodeFailure,
+  QUEUE_PREFIX,
+  RENDERS_QUEUE,
+  TASKS_QUEUE,
+  type RenderJobData,
+  type RenderResult,
+  type TaskData,
+} from "./protocol.js";
+import { checkReachable, lastEventId, redisClient } from "./redis-connection.js";
+import { describeTask, runTask, type TaskResult } from "./tasks.js";
+
+export interface RenderWorkerOptions {
+  /** Renderer settings of this machine (capture mode, ready timeout). */
+  renderSettings?: RenderSettings;
+  /** One line per task started, finished, failed or handed back, and per problem with the queue. */
+  log?: (line: string) => void;
+}
+
+export interface RenderWorker {
+  /**
+   * Takes no more work; running tasks may finish for `graceMs`, then go back to the queue for
+   * another worker, as do the requests this worker was coordinating. Resolves once all is closed.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+type StopReason = "cancelled" | "shutdown";
+
+interface Activity {
+  requestId: string;
+  kind: "coordinator" | "task";
+  controller: AbortController;
+  reason?: StopReason;
+}
+
+/** What runs in this process, by request, so a cancel message or a shutdown can stop it. */
+class Activities {
+  private readonly all = new Set<Activity>();
+
+  begin(requestId: string, kind: Activity["kind"]): Activity {
+    const activity: Activity = { requestId, kind, controller: new AbortController() };
+    this.all.add(activity);
+    return activity;
+  }
+
+  end(activity: Activity): void {
+    this.all.delete(activity);
+  }
+
+  stop(reason: StopReason, which: (activity: Activity) => boolean): void {
+    for (const activity of this.all) {
+      if (!which(activity) || activity.controller.signal.aborted) continue;
+      activity.reason = reason;
+      activity.controller.abort(new RenderError("cancelled", reason === "shutdown" ? "the worker is shutting down" : "render cancelled"));
+    }
+  }
+}
+
+/** A failure as BullMQ keeps it: `code: message`. */
+function failureOf(error: unknown, activity: Activity): { code: string; message: string } {
+  if (activity.reason === "cancelled") return { code: "cancelled", message: "render cancelled" };
+  if (error instanceof TaskFailure) return decodeFailure(error.message);
+  if (error instanceof RenderError) return { code: error.code, message: error.message };
+  return { code: "internal-error", message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * `compose worker`: takes jobs from the cluster's queues. Requests (the renders queue, whose
+ * global concurrency is the servers' maxConcurrentRenders) are coordinated here: light work that
+ * holds the request's slot while its tasks run. Tasks (the tasks queue: whole renders, plans,
+ * chunks, assemblies) are the rendering itself, `config.concurrency` at a time. A task whose
+ * worker dies loses its lock and is run again by another worker (BullMQ's stalled-job check).
+ */
+export async function startRenderWorker(config: WorkerConfig, options: RenderWorkerOptions = {}): Promise<RenderWorker> {
+  const log = options.log ?? (() => undefined);
+  await checkReachable(config.queue);
+  const projectsDir = await realpath(config.projectsDir);
+  await mkdir(config.outputsDir, { recursive: true });
+  const outputsDir = await realpath(config.outputsDir);
+
+  const clients: Redis[] = [];
+  let lastError = "";
+  const logError = (error: Error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    log(`queue: ${error.message}`);
+  };
+  const connect = (name: string) => {
+    const client = redisClient(config.queue, `compose:worker:${name}`);
+    client.on("error", logError);
+    clients.push(client);
+    return client;
+  };
+  const client = connect("commands");
+  const connection = { connection: client, prefix: QUEUE_PREFIX };
+  const tasks = new Queue<TaskData>(TASKS_QUEUE, connection);
+  tasks.on("error", logError);
+  // Where tasks read their request's composition, options and output name.
+  const renders = new Queue<RenderJobData>(RENDERS_QUEUE, connection);
+  renders.on("error", logError);
+  const taskEvents = new QueueEvents(TASKS_QUEUE, {
+    connection: connect("task-events"),
+    prefix: QUEUE_PREFIX,
+    lastEventId: await lastEventId(client, tasks.keys.events!),
+  });
+  taskEvents.on("error", logError);
+  taskEvents.setMaxListeners(0);
+  await taskEvents.waitUntilReady();
+
+  const activities = new Activities();
+  const subscriber = connect("cancel");
+  await subscriber.subscribe(CANCEL_CHANNEL);
+  subscriber.on("message", (_channel: string, requestId: string) => activities.stop("cancelled", (activity) => activity.requestId === requestId));
+
+  const stamp = () => new Date().toISOString();
+  const taskContext = { projectsDir, outputsDir, renderSettings: options.renderSettings ?? {} };
+  const coordinatorContext = { tasks, taskEvents };
+  // A worker stops answering for its jobs after this long; others then run them again.
+  const stallSettings = { lockDuration: config.stallTimeoutMs, stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)) };
+
+  /** Gives a job back to the queue (another worker takes it), as BullMQ expects it done. */
+  async function handBack(job: Job, token: string | undefined, what: string): Promise<never> {
+    if (token) await job.moveToWait(token);
+    log(`${stamp()} handed back ${job.id} (${what})`);
+    throw new WaitingError();
+  }
+
+  const processTask = async (job: Job<TaskData>, token?: string): Promise<TaskResult> => {
+    const activity = activities.begin(job.data.requestId, "task");
+    const what = describeTask(job.data);
+    const startedAt = Date.now();
+    log(`${stamp()} started ${job.id} (${what})`);
+    try {
+      if (await client.exists(cancelledKey(job.data.requestId))) activities.stop("cancelled", (other) => other === activity);
+      if (activity.controller.signal.aborted) throw activity.controller.signal.reason;
+      const request = (await renders.getJob(job.data.requestId))?.data;
+      if (!request) throw new RenderError("cancelled", `request ${job.data.requestId} is no longer in the queue`);
+      const result = await runTask(job, request, taskContext, activity.controller.signal);
+      log(`${stamp()} finished ${job.id} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+      return result;
+    } catch (error) {
+      if (activity.reason === "shutdown") return handBack(job, token, what);
+      const { code, message } = failureOf(error, activity);
+      log(`${stamp()} failed ${job.id}: ${code}: ${message}`);
+      throw new Error(encodeFailure(code, message));
+    } finally {
+      activities.end(activity);
+    }
+  };
+
+  const processRender = async (job: Job<RenderJobData>, token?: string): Promise<RenderResult> => {
+    const { requestId } = job.data;
+    const activity = activities.begin(requestId, "coordinator");
+    const created: string[] = [];
+    try {
+      if (await client.exists(cancelledKey(requestId))) activities.stop("cancelled", (other) => other === activity);
+      if (activity.controller.signal.aborted) throw activity.controller.signal.reason;
+      const result = await coordinate(job, coordinatorContext, activity.controller.signal, created);
+      await Promise.all(created.map((id) => tasks.remove(id).catch(() => undefined)));
+      return result;
+    } catch (error) {
+      if (activity.reason === "shutdown") return handBack(job, token, `coordination of ${requestId}`);
+      const { code, message } = failureOf(error, activity);
+      // The request has failed or was cancelled: its waiting tasks leave the queue, its running
+      // ones stop wherever they run, and it ends once they have (their partial outputs gone).
+      await client.publish(CANCEL_CHANNEL, requestId).catch(() => undefined);
+      await Promise.all(created.map((id) => tasks.remove(id).catch(() => undefined)));
+      await tasksEnded(coordinatorContext, created, 2 * config.stallTimeoutMs + 10_000);
+      await Promise.all(created.map((id) => tasks.remove(id).catch(() => undefined)));
+      await rm(chunkDirectory(outputsDir, requestId), { recursive: true, force: true });
+      throw new Error(encodeFailure(code, message));
+    } finally {
+      activities.end(activity);
+    }
+  };
+
+  const renderWorker = new Worker<RenderJobData, RenderResult>(RENDERS_QUEUE, processRender, {
+    ...connection,
+    // Coordination is light; the queue's global concurrency is what limits renders.
+    concurrency: CONCURRENCY_LIMITS.max,
+    maxStalledCount: 5,
+    ...stallSettings,
+  });
+  const taskWorker = new Worker<TaskData, TaskResult>(TASKS_QUEUE, processTask, {
+    ...connection,
+    concurrency: config.concurrency,
+    maxStalledCount: 2,
+    ...stallSettings,
+  });
+  for (const worker of [renderWorker, taskWorker]) worker.on("error", logError);
+  await Promise.all([renderWorker.waitUntilReady(), taskWorker.waitUntilReady()]);
+
+  let closing: Promise<void> | undefined;
+  return {
+    close(graceMs) {
+      closing ??= (async () => {
+        // Coordination resumes at once on another worker: nothing is lost by handing it back now.
+        activities.stop("shutdown", (activity) => activity.kind === "coordinator");
+        const closed = Promise.all([renderWorker.close(), taskWorker.close()]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearTimeout(timer);
+        activities.stop("shutdown", () => true);
+        await closed;
+        await taskEvents.close().catch(() => undefined);
+        await tasks.close().catch(() => undefined);
+        await renders.close().catch(() => undefined);
+        for (const each of clients) each.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
