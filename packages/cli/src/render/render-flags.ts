@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { validateRenderOptions, type RenderOptions } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
+import { maxConcurrentRenders, ServerConfigError } from "@compose/producer/config";
 import { UsageError } from "../usage-error.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
@@ -66,9 +67,12 @@ async function readVariables(flags: RenderFlags): Promise<Record<string, unknown
 
 /** Turns the flags into validated render options, or a UsageError naming the flag and what it allows. */
 export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
-  const concurrent = numeric(flags.maxConcurrentRenders);
-  if (concurrent !== undefined && !(typeof concurrent === "number" && concurrent >= 1 && concurrent <= 10)) {
-    throw new UsageError(`--max-concurrent-renders must be an integer from 1 to 10 (got ${flags.maxConcurrentRenders})`);
+  // Meaningful to the producer server only, but refused here by the server's own rule when out of range.
+  try {
+    maxConcurrentRenders(flags.maxConcurrentRenders, {});
+  } catch (error) {
+    if (error instanceof ServerConfigError) throw new UsageError(error.message);
+    throw error;
   }
   const input = {
     format: flags.format,

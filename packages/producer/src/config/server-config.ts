@@ -62,7 +62,8 @@ export function integerIn(text: string, source: string, min: number, max: number
   return value;
 }
 
-function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv): number {
+/** The render limit from --max-concurrent-renders, else PRODUCER_MAX_CONCURRENT_RENDERS, else the default. */
+export function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv): number {
   const { min, max } = CONCURRENCY_LIMITS;
   // The flag wins over the environment, even when the environment holds nonsense.
   if (flag !== undefined) return integerIn(flag, "--max-concurrent-renders", min, max);
