@@ -26,18 +26,24 @@ export function registerRender(program: Command): void {
     .option("--no-browser-gpu", "refuse the host GPU for reproducible capture")
     .option("--hdr", "force HDR output (mp4 only)")
     .option("--sdr", "force SDR output")
-    .option("--docker", "container mode, for deterministic output")
+    .option("--docker", "render inside the compose-render container image, for deterministic output (needs Docker)")
     .option("--quiet", "print only errors and the output path")
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
     .option("--variables-file <path>", "a JSON file holding variable values")
     .option("--strict-variables", "treat variable warnings as errors")
     .action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags(flags);
+      const settings = renderSettingsFromEnvironment(process.env);
+      const entry = resolveCompositionEntry(pathArg);
+      const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
+      if (options.docker) {
+        // The same render, by the CLI inside the compose-render image; this process starts no browser.
+        const { renderInContainer } = await import("../docker/docker-render.js");
+        process.exitCode = await renderInContainer({ flags, compositionFile: entry.file, output });
+        return;
+      }
       // Loaded here, not at the top: the browser driver would slow every other command's start.
       const { render, RenderError } = await import("@compose/renderer");
-      const settings = renderSettingsFromEnvironment(process.env);
-      const entry = await resolveCompositionEntry(pathArg);
-      const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
 
       const controller = new AbortController();
       const interrupt = () => controller.abort();

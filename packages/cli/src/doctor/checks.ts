@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
 import { defaultWorkerCount, MAX_WORKERS } from "@compose/core";
+import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
 import { checkBrowser } from "./browser-check.js";
 import { detectPackageManager, installCommand, type PackageManager } from "./install-command.js";
 import { firstLine, runTool, whichSync } from "./run-tool.js";
@@ -183,28 +184,21 @@ export async function checkBrowserRenders(context: DoctorContext): Promise<Check
 
 export async function checkDocker(context: DoctorContext): Promise<CheckResult> {
   const base = { id: "docker", name: "docker" };
-  const install =
-    context.packageManager === "apt"
-      ? "sudo apt-get install docker.io (or Docker Engine: https://docs.docker.com/engine/install/)"
-      : context.packageManager === "brew"
-        ? "brew install --cask docker"
-        : "install Docker Engine: https://docs.docker.com/engine/install/";
-  const client = await runTool("docker", ["version", "--format", "{{.Client.Version}}"], 10_000);
-  if (!client.started) {
-    return { ...base, status: "warn", detail: "the docker CLI was not found: no container mode (--docker); local rendering does not need it", fix: install };
+  const status = await probeDockerEngine();
+  if (status.state === "ready") {
+    return { ...base, status: "pass", detail: `CLI ${status.clientVersion}, engine ${status.engineVersion}: container mode (--docker) is available` };
   }
-  const clientVersion = firstLine(client.stdout) || "unknown version";
-  const info = await runTool("docker", ["info", "--format", "{{.ServerVersion}}"], 10_000);
-  if (info.code === 0 && firstLine(info.stdout)) {
-    return { ...base, status: "pass", detail: `CLI ${clientVersion}, engine ${firstLine(info.stdout)}: container mode (--docker) is available` };
+  // The same probe and fix as `compose render --docker`, which refuses to start in this state.
+  const { fix } = describeEngineProblem(status, context.packageManager);
+  const consequence = "no container mode (--docker); local rendering does not need it";
+  if (status.state === "no-client") {
+    return { ...base, status: "warn", detail: `the docker CLI was not found: ${consequence}`, fix };
   }
-  const reason = info.timedOut ? "no answer within 10 s" : firstLine(info.stderr.replace(/^ERROR:\s*/m, "")) || `docker info exited with code ${info.code}`;
-  const denied = /permission denied/i.test(info.stderr);
   return {
     ...base,
     status: "warn",
-    detail: `CLI ${clientVersion}, engine not reachable (${reason}): no container mode (--docker); local rendering does not need it`,
-    fix: denied ? "sudo usermod -aG docker $USER (then log in again)" : context.packageManager === "brew" ? "open -a Docker" : "sudo systemctl start docker",
+    detail: `CLI ${status.clientVersion ?? "unknown version"}, engine not reachable (${status.reason}): ${consequence}`,
+    fix,
   };
 }
 

@@ -5,12 +5,6 @@ import { RenderError } from "./render-error.js";
 
 /** Everything that can be refused before a browser starts. */
 export function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
-  if (options.docker) {
-    throw new RenderError(
-      "invalid-composition",
-      "--docker: container mode is not available in this version; render without --docker (use --no-browser-gpu for reproducible local output)",
-    );
-  }
   checkVariables(composition, options, emit);
   checkDimensions(composition, options);
 }
