@@ -31,6 +31,9 @@ export async function parseRenderRequest(
     const { field, problem, value } = result.problem;
     throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}`, field);
   }
+  if (result.options.docker) {
+    throw invalid("docker is not a server option: the server renders with its own browser and ffmpeg; run the server inside the container image for pinned output", "docker");
+  }
   let file: string;
   try {
     file = await resolveProjectComposition(dirs.projectsDir, composition);

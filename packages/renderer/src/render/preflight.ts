@@ -5,6 +5,10 @@ import { RenderError } from "./render-error.js";
 
 /** Everything that can be refused before a browser starts. */
 export function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
+  if (options.docker) {
+    // The CLI runs a docker render as a plain local render inside the container.
+    throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
+  }
   checkVariables(composition, options, emit);
   checkDimensions(composition, options);
 }
