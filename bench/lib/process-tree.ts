@@ -82,7 +82,9 @@ export class TreeMonitor {
       const found = sample(pid);
       if (!found) continue;
       total += found.pssBytes;
-      this.cpu.set(pid, found);
+      // An exited process not yet reaped has no command line: it keeps the role it was seen with.
+      const known = this.cpu.get(pid)?.role;
+      this.cpu.set(pid, known && known !== "node" ? { ...found, role: known } : found);
     }
     this.peak = Math.max(this.peak, total);
   }

@@ -1,11 +1,12 @@
-import { copyFile, readdir, rename, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { copyFile, readdir, rename } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { OutputFormat } from "@compose/core";
-import { audioFileName, muxArgs } from "../media/audio-mix.js";
+import { audioFileName } from "../media/audio-mix.js";
+import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { cancelledError, RenderError, throwIfAborted } from "../render/render-error.js";
-import { concatArgs, SEQUENCE_FRAME_PATTERN } from "./encoder-args.js";
-import { runFfmpeg } from "./ffmpeg-process.js";
+import { SEQUENCE_FRAME_PATTERN } from "./encoder-args.js";
+import { joinVideo } from "./join-video.js";
 
 export interface JoinChunksRequest {
   /**
@@ -34,15 +35,6 @@ function frameName(index: number): string {
   return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
 }
 
-function concatList(files: readonly string[]): string {
-  return files.map((file) => `file '${file.replaceAll("'", "'\\''")}'`).join("\n") + "\n";
-}
-
-async function directorySize(directory: string): Promise<number> {
-  const names = await readdir(directory);
-  const sizes = await Promise.all(names.map(async (name) => (await stat(join(directory, name))).size));
-  return sizes.reduce((sum, size) => sum + size, 0);
-}
 
 /**
  * Joins chunk outputs into one output without re-encoding: video chunks with ffmpeg's concat
@@ -70,23 +62,18 @@ export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutp
       await staged.discard();
       throw signal?.aborted ? cancelledError() : error;
     }
-    return { output, sizeBytes: await directorySize(output) };
+    return { output, sizeBytes: await outputSize(output, format) };
   }
 
   const staged = await stageFile(output);
   try {
     // The staging directory is this join's own: the list and the silent video go there too.
-    const scratch = dirname(staged.path);
-    const listFile = join(scratch, "chunks.txt");
-    await writeFile(listFile, concatList(chunks));
-    const video = audioFile ? join(scratch, `.silent-${basename(staged.path)}`) : staged.path;
-    await runFfmpeg(concatArgs(listFile, format, video), signal);
-    if (audioFile) await runFfmpeg(muxArgs(video, audioFile, format, staged.path), signal);
+    await joinVideo(chunks, format, audioFile, staged.path, dirname(staged.path), signal);
     throwIfAborted(signal);
     await staged.commit();
   } catch (error) {
     await staged.discard();
     throw signal?.aborted ? cancelledError() : error;
   }
-  return { output, sizeBytes: (await stat(output)).size };
+  return { output, sizeBytes: await outputSize(output, format) };
 }

@@ -1,10 +1,8 @@
-import { writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { muxArgs } from "../media/audio-mix.js";
+import { join } from "node:path";
 import type { FrameRange } from "../plan/frame-ranges.js";
-import { concatArgs, type EncodeSettings } from "./encoder-args.js";
-import { runFfmpeg } from "./ffmpeg-process.js";
+import type { EncodeSettings } from "./encoder-args.js";
 import { encoderSink, type FrameSink } from "./frame-sink.js";
+import { joinVideo } from "./join-video.js";
 
 export interface AssemblyPlan {
   settings: EncodeSettings;
@@ -54,13 +52,8 @@ export class OutputAssembly {
   }
 
   async assemble(signal?: AbortSignal): Promise<void> {
-    const { settings, audioFile, stagedPath } = this.plan;
+    const { settings, audioFile, stagedPath, workDir } = this.plan;
     if (settings.format === "png-sequence") return;
-    if (this.chunks) {
-      const listFile = join(dirname(this.chunks[0]!), "chunks.txt");
-      await writeFile(listFile, this.chunks.map((file) => `file '${file.replaceAll("'", "'\\''")}'`).join("\n") + "\n");
-      await runFfmpeg(concatArgs(listFile, settings.format, this.videoFile), signal);
-    }
-    if (audioFile) await runFfmpeg(muxArgs(this.videoFile, audioFile, settings.format, stagedPath), signal);
+    await joinVideo(this.chunks ?? [this.videoFile], settings.format, audioFile, stagedPath, workDir, signal);
   }
 }

@@ -7,7 +7,7 @@ import type { LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
 import type { RenderEvent } from "./render-events.js";
 import { RenderError } from "./render-error.js";
-import type { RenderRequest } from "./render.js";
+import type { SessionRequest as RenderRequest } from "./composition-session.js";
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
 

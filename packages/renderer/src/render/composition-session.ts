@@ -1,0 +1,122 @@
+import { dirname, join } from "node:path";
+import type { RenderOptions } from "@compose/core";
+import type { CompositionInfo } from "@compose/runtime";
+import { BrowserPool } from "../browser/browser-pool.js";
+import type { CompositionPage } from "../browser/composition-page.js";
+import type { CaptureMode } from "../capture/frame-capturer.js";
+import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
+import { frameImageFormat } from "../encode/encoder-args.js";
+import { cacheRoot } from "../media/media-cache.js";
+import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
+import { serveProject } from "../serve/project-server.js";
+import { openPages } from "./open-pages.js";
+import { preflight } from "./preflight.js";
+import type { RenderEvent } from "./render-events.js";
+import { cancelledError, RenderError, throwIfAborted } from "./render-error.js";
+
+/** What opening a composition needs: the part of a render request before capture. */
+export interface SessionRequest {
+  /** The composition's HTML file. */
+  composition: string;
+  /** Validated options (validateRenderOptions in @compose/core). */
+  options: RenderOptions;
+  /** How frames are taken from the browser; BeginFrame unless the browser cannot do it. */
+  captureMode?: CaptureMode;
+  /** How long a page may take to load and become ready, and each frame to settle. */
+  readyTimeoutMs?: number;
+  /** Reuse a frame's image when the page reports that nothing changed since the previous one (default true). */
+  reuseFrames?: boolean;
+}
+
+export interface RenderHooks {
+  onEvent?: (event: RenderEvent) => void;
+  signal?: AbortSignal;
+}
+
+type Cleanup = () => Promise<void> | void;
+
+/** What a step of a render holds while it runs; everything in it is released when the step ends. */
+export interface RenderContext {
+  emit: (event: RenderEvent) => void;
+  pool: BrowserPool;
+  signal: AbortSignal | undefined;
+  /** Run in reverse order when the step ends, however it ends. */
+  cleanups: Cleanup[];
+}
+
+/** A composition loaded in one page per worker, its media probed and prepared, its duration known. */
+export interface CompositionSession {
+  composition: LoadedComposition;
+  projectRoot: string;
+  pages: CompositionPage[];
+  mode: CaptureMode;
+  media: PreparedMedia;
+  info: CompositionInfo & { duration: number };
+}
+
+function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
+  if (signal?.aborted) return cancelledError();
+  if (error instanceof RenderError) return error;
+  if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render");
+  const message = error instanceof Error ? error.message : String(error);
+  return new RenderError("encode-failed", message.split("\n")[0] ?? message);
+}
+
+/**
+ * Runs one step that uses browsers: cancellation kills them at once, a failure becomes one
+ * RenderError and a `failed` event, and browsers and cleanups are released whatever happens.
+ */
+export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
+  const context: RenderContext = {
+    emit: hooks.onEvent ?? (() => undefined),
+    pool: new BrowserPool(),
+    signal: hooks.signal,
+    cleanups: [],
+  };
+  const onAbort = () => context.pool.killAll();
+  hooks.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await step(context);
+  } catch (error) {
+    const failure = explainFailure(error, context.pool, hooks.signal);
+    context.emit({ type: "failed", code: failure.code, message: failure.message });
+    throw failure;
+  } finally {
+    hooks.signal?.removeEventListener("abort", onAbort);
+    await context.pool.closeAll();
+    for (const cleanup of context.cleanups.reverse()) await cleanup();
+  }
+}
+
+/** Everything before the first frame: checks, the project server, the pages, the media. */
+export async function openSession(request: SessionRequest, workers: number, context: RenderContext): Promise<CompositionSession> {
+  const { options } = request;
+  const { emit, signal } = context;
+  throwIfAborted(signal);
+  const composition = await loadComposition(request.composition);
+  preflight(composition, options, emit);
+
+  const projectRoot = dirname(composition.file);
+  const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
+  context.cleanups.push(() => server.close());
+
+  const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit);
+  const media = await prepareMedia(pages, {
+    projectRoot,
+    baseUrl: server.baseUrl,
+    fps: options.fps,
+    image: frameImageFormat(options.format),
+    signal,
+  });
+  const { info } = pages[0]!;
+  if (info.duration === undefined) {
+    throw new RenderError(
+      "invalid-composition",
+      `${composition.id} has no known duration: set data-duration on the composition element or on its clips`,
+    );
+  }
+  for (const timingError of info.timingErrors) {
+    emit({ type: "warning", code: timingError.code, message: timingError.message });
+  }
+  return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration } };
+}
