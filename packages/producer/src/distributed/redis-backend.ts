@@ -161,8 +161,8 @@ export class RedisRenderBackend implements RenderBackend {
       const [global, counts] = await Promise.all([this.queue.getGlobalConcurrency(), this.queue.getJobCounts("active", "waiting")]);
       return { limit: global ?? this.options.maxConcurrentRenders, active: counts.active ?? 0, waiting: counts.waiting ?? 0 };
     });
-    // A free slot with nobody ahead means the request starts as soon as a worker takes it.
-    const mustWait = active >= limit || waiting > 0;
+    // Those already waiting take the free slots first (FIFO); a slot left over is this request's.
+    const mustWait = active + waiting >= limit;
     if (mustWait && waiting >= this.options.maxQueue) throw new QueueFullError(this.options.maxQueue);
     const followed = this.follow(job, { own: true, announced: mustWait });
     try {
