@@ -19,7 +19,9 @@ fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm dependencies"
-  npm ci --no-audit --no-fund
+  # install, not ci: ci calls the lock file out of date when the registry does not serve some
+  # platforms' optional packages (rollup's, esbuild's); install follows the lock all the same.
+  npm install --no-audit --no-fund
 fi
 
 npm run --silent build
