@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { processTree } from "../../packages/cli/src/benchmark/process-memory.js";
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
@@ -13,28 +14,6 @@ function readOr(path: string): string | undefined {
 /** Fields of /proc/PID/stat after the command name (which may hold spaces): index 0 is field 3. */
 function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-}
-
-/** Every process whose ancestor chain reaches `root`, including root itself. */
-export function descendants(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readOr(`/proc/${entry}/stat`);
-    if (stat) parents.set(Number(entry), Number(statFields(stat)[1]));
-  }
-  const tree = new Set([root]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (!tree.has(pid) && tree.has(ppid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  return [...tree];
 }
 
 export type Role = "browser" | "encoder" | "node";
@@ -78,7 +57,7 @@ export class TreeMonitor {
 
   private tick(): void {
     let total = 0;
-    for (const pid of descendants(this.root)) {
+    for (const pid of processTree(this.root)) {
       const found = sample(pid);
       if (!found) continue;
       total += found.pssBytes;
@@ -95,10 +74,4 @@ export class TreeMonitor {
     for (const { role, cpuSeconds } of this.cpu.values()) cpuByRole[role] += cpuSeconds;
     return { peakBytes: this.peak, cpuByRole };
   }
-}
-
-/** CPU seconds of this process's children that have been waited for (including their own children). */
-export function reapedChildrenCpuSeconds(): number {
-  const fields = statFields(readFileSync("/proc/self/stat", "utf8"));
-  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SECOND;
 }
