@@ -17,6 +17,9 @@ export type CaptureMode = "beginframe" | "screenshot";
 
 export type FrameCapturer = () => Promise<Buffer>;
 
+/** How many BeginFrames a new page may take to draw its first frame. */
+const FIRST_FRAME_ATTEMPTS = 5;
+
 export function createFrameCapturer(
   cdp: CDPSession,
   mode: CaptureMode,
@@ -27,10 +30,16 @@ export function createFrameCapturer(
     ? { format: "jpeg" as const, quality: JPEG_QUALITY[quality], optimizeForSpeed: true }
     : { format: "png" as const, optimizeForSpeed: true };
   if (mode === "beginframe") {
+    let previous: Buffer | undefined;
     return async () => {
-      const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
-      if (!screenshotData) throw new Error("the browser produced no frame for a BeginFrame request");
-      return Buffer.from(screenshotData, "base64");
+      // A frame without damage comes without a screenshot: it is the previous frame. A page's
+      // first frames may have none yet, so those are asked for again.
+      for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
+        const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
+        if (screenshotData) return (previous = Buffer.from(screenshotData, "base64"));
+        if (previous) return previous;
+      }
+      throw new Error("the browser produced no frame for a BeginFrame request");
     };
   }
   return async () => {

@@ -55,6 +55,8 @@ export interface CompositionSession {
 }
 
 function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
+  // The cause behind the one line, for reports; the CLI prints its own error the same way.
+  if (process.env.COMPOSE_DEBUG) console.error(error);
   if (signal?.aborted) return cancelledError();
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render");
