@@ -60,6 +60,20 @@ describe("time sources", () => {
     expect(await draw(42)).not.toEqual(first);
     for (const value of first) expect(value >= 0 && value < 1).toBe(true);
   });
+
+  it("seeds crypto.getRandomValues and crypto.randomUUID too", async () => {
+    const html = `${ROOT}<script>window.drawn = [Array.from(crypto.getRandomValues(new Uint32Array(4))), crypto.randomUUID()];</script>`;
+    const draw = async () => {
+      const page = await harness.open(html);
+      const drawn = await page.evaluate(() => (window as any).drawn as [number[], string]);
+      await page.close();
+      return drawn;
+    };
+    const first = await draw();
+    expect(await draw()).toEqual(first);
+    expect(new Set(first[0]).size).toBe(4);
+    expect(first[1]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
 });
 
 describe("timers", () => {
