@@ -10,10 +10,9 @@
  */
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limited, render, type CliResult } from "../support/cli.js";
 import { ffprobe, type ProbeResult } from "../support/media.js";
-import { compositionHtml, createProject, type TempProject } from "../support/project.js";
-import { audioLevel, createCacheDir, decodedAudioSeconds, generateMedia, type AudioLevel } from "../support/test-media.js";
+import { compositionHtml } from "../support/project.js";
+import { audioLevel, decodedAudioSeconds, renderMediaSet, type AudioLevel, type MediaRenderSpec, type MediaRenders } from "../support/test-media.js";
 
 const FPS = 30;
 /** Peak level below which a window counts as silent (digital silence is about -91 dBFS). */
@@ -57,48 +56,33 @@ const FILES: Record<string, string> = {
 };
 
 /** Each composition is rendered once; the formats are spread over them. */
-const RENDERS = {
-  mix: { file: "mix.html", output: "out/mix-frames", format: "png-sequence" },
-  videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", format: "mp4" },
-  mov: { file: "short.html", output: "out/short.mov", format: "mov" },
-  webm: { file: "short.html", output: "out/short.webm", format: "webm" },
+const FORMATS = {
+  mix: "png-sequence",
+  videoSound: "mp4",
+  mov: "mov",
+  webm: "webm",
 } as const;
-type RenderName = keyof typeof RENDERS;
+type RenderName = keyof typeof FORMATS;
+const RENDERS: Record<RenderName, MediaRenderSpec> = {
+  mix: { file: "mix.html", output: "out/mix-frames", flags: ["--format", FORMATS.mix] },
+  videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", flags: ["--format", FORMATS.videoSound] },
+  mov: { file: "short.html", output: "out/short.mov", flags: ["--format", FORMATS.mov] },
+  webm: { file: "short.html", output: "out/short.webm", flags: ["--format", FORMATS.webm] },
+};
 
-let project: TempProject;
-let cache: Awaited<ReturnType<typeof createCacheDir>>;
-const results = {} as Record<RenderName, CliResult>;
+let renders: MediaRenders<RenderName>;
 
 beforeAll(async () => {
-  project = await createProject(FILES, { prefix: "compose-media-audio-" });
-  cache = await createCacheDir();
-  await generateMedia(project.dir, ["colours", "tone"]);
-  await limited(
-    2,
-    (Object.keys(RENDERS) as RenderName[]).map((name) => async () => {
-      const { file, output, format } = RENDERS[name];
-      results[name] = await render([project.path(file), "--quiet", "--workers", "1", "--format", format, "--output", project.path(output)], {
-        env: cache.env,
-      });
-    }),
-  );
+  renders = await renderMediaSet(FILES, ["colours", "tone"], RENDERS, "compose-media-audio-");
 });
-afterAll(async () => {
-  await project?.remove();
-  await cache?.remove();
-});
+afterAll(() => renders?.remove());
 
-/** The output path of a render, after checking that it succeeded without warnings. */
-function outputOf(name: RenderName): string {
-  expect(results[name].stderr, `${name} stderr`).toBe("");
-  expect(results[name].code, `${name} exit code`).toBe(0);
-  return project.path(RENDERS[name].output);
-}
+const outputOf = (name: RenderName) => renders.outputOf(name);
 
 /** The file holding a render's audio: the output itself, or png-sequence's sidecar. */
 function audioFileOf(name: RenderName): string {
   const output = outputOf(name);
-  return RENDERS[name].format === "png-sequence" ? `${output}/audio.aac` : output;
+  return FORMATS[name] === "png-sequence" ? `${output}/audio.aac` : output;
 }
 
 /** The level of each named window [from, to] (seconds) of a file's audio. */
@@ -174,13 +158,13 @@ describe("audio per output format", () => {
     ["png-sequence", "mix", 2.5],
   ] as const)("%s: the audio lasts as long as the video, within one frame", async (_format, name, seconds) => {
     const file = audioFileOf(name);
-    const video = RENDERS[name].format === "png-sequence"
+    const video = FORMATS[name] === "png-sequence"
       ? (await readdir(outputOf(name))).filter((entry) => entry.endsWith(".png")).length / FPS
       : Number((await ffprobe(file, { countFrames: true })).streams.find((stream) => stream.codec_type === "video")!.nb_read_frames) / FPS;
     expect(video).toBeCloseTo(seconds, 5);
     // Raw AAC (ADTS) cannot record the encoder's delay: a decoder plays its 1024 priming samples
     // too, which mp4, mov and webm trim. They are not the render's audio.
-    const priming = RENDERS[name].format === "png-sequence" ? 1024 / 48_000 : 0;
+    const priming = FORMATS[name] === "png-sequence" ? 1024 / 48_000 : 0;
     expect(Math.abs((await decodedAudioSeconds(file)) - priming - video)).toBeLessThanOrEqual(1 / FPS);
   });
 });

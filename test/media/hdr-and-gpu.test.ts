@@ -6,10 +6,10 @@
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limited, lines, render, type CliResult } from "../support/cli.js";
+import { lines } from "../support/cli.js";
 import { decodeFrame, ffprobe, pixel, videoStream, type ProbeStream } from "../support/media.js";
-import { compositionHtml, createProject, type TempProject } from "../support/project.js";
-import { createCacheDir, generateMedia } from "../support/test-media.js";
+import { compositionHtml } from "../support/project.js";
+import { renderMediaSet, type MediaRenders } from "../support/test-media.js";
 
 type ColourStream = ProbeStream & { color_transfer?: string; color_primaries?: string };
 
@@ -45,32 +45,14 @@ type RenderName = keyof typeof RENDERS;
 /** A hardware encoder might work here: a GPU device node, or macOS (VideoToolbox). */
 const MAYBE_HARDWARE = process.platform === "darwin" || existsSync("/dev/dri") || existsSync("/dev/nvidiactl");
 
-let project: TempProject;
-let cache: Awaited<ReturnType<typeof createCacheDir>>;
-const results = {} as Record<RenderName, CliResult>;
+let renders: MediaRenders<RenderName>;
 
 beforeAll(async () => {
-  project = await createProject(FILES, { prefix: "compose-media-hdr-" });
-  cache = await createCacheDir();
-  await generateMedia(project.dir, ["hlg"]);
-  await limited(
-    2,
-    (Object.keys(RENDERS) as RenderName[]).map((name) => async () => {
-      const { file, output, flags } = RENDERS[name];
-      results[name] = await render([project.path(file), "--quiet", "--workers", "1", ...flags, "--output", project.path(output)], { env: cache.env });
-    }),
-  );
+  renders = await renderMediaSet(FILES, ["hlg"], RENDERS, "compose-media-hdr-");
 });
-afterAll(async () => {
-  await project?.remove();
-  await cache?.remove();
-});
+afterAll(() => renders?.remove());
 
-function outputOf(name: RenderName): string {
-  expect(results[name].stderr, `${name} stderr`).toBe("");
-  expect(results[name].code, `${name} exit code`).toBe(0);
-  return project.path(RENDERS[name].output);
-}
+const outputOf = (name: RenderName) => renders.outputOf(name);
 
 async function videoOf(file: string): Promise<ColourStream> {
   return videoStream(await ffprobe(file)) as ColourStream;
@@ -113,10 +95,10 @@ describe("HDR from the source", () => {
   });
 
   it("in webm, an HDR source renders SDR with one hdr-as-sdr warning", async () => {
-    const result = results.hlgWebm;
+    const result = renders.results.hlgWebm;
     expect(result.code).toBe(0);
     expect(lines(result.stderr)).toEqual([expect.stringMatching(/^warning: \[hdr-as-sdr\] /)]);
-    const file = project.path(RENDERS.hlgWebm.output);
+    const file = renders.project.path(RENDERS.hlgWebm.output);
     const stream = await videoOf(file);
     expect(stream.codec_name).toBe("vp9");
     expect(stream.pix_fmt).not.toMatch(/10/);
@@ -131,19 +113,19 @@ describe("--hdr", () => {
   });
 
   it("with --format webm is refused: exit 2, one error line naming --hdr, no output", () => {
-    const result = results.webmHdr;
+    const result = renders.results.webmHdr;
     expect(result.code).toBe(2);
     expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: .*--hdr/)]);
-    expect(existsSync(project.path(RENDERS.webmHdr.output))).toBe(false);
+    expect(existsSync(renders.project.path(RENDERS.webmHdr.output))).toBe(false);
   });
 });
 
 describe("--gpu", () => {
   it.skipIf(MAYBE_HARDWARE)("without a hardware encoder warns once with [gpu-unavailable] and encodes H.264 in software", async () => {
-    const result = results.gpu;
+    const result = renders.results.gpu;
     expect(result.code).toBe(0);
     expect(lines(result.stderr)).toEqual([expect.stringMatching(/^warning: \[gpu-unavailable\] /)]);
-    const file = project.path(RENDERS.gpu.output);
+    const file = renders.project.path(RENDERS.gpu.output);
     const stream = await videoOf(file);
     expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuv420p"]);
     const rgb = pixel(await decodeFrame(file, 4), 120, 75).slice(0, 3);

@@ -7,7 +7,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { expect } from "vitest";
+import { limited, render, type CliResult } from "./cli.js";
 import { colourDistance, pixel, type Frame } from "./media.js";
+import { createProject, type TempProject } from "./project.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -175,4 +178,56 @@ export async function decodedAudioSeconds(file: string): Promise<number> {
     { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
   );
   return stdout.length / 2 / 48_000;
+}
+
+/** One render of a media test file: its composition, output path and extra flags. */
+export interface MediaRenderSpec {
+  file: string;
+  output: string;
+  flags: readonly string[];
+}
+
+export interface MediaRenders<Name extends string> {
+  project: TempProject;
+  results: Record<Name, CliResult>;
+  /** The output path of a render, after checking that it succeeded without a warning. */
+  outputOf(name: Name): string;
+  remove(): Promise<void>;
+}
+
+/**
+ * Makes a project of `files` with the generated `media`, renders each spec once (two at a time,
+ * one worker each, quietly, with a cache of its own) and keeps the results for the tests.
+ */
+export async function renderMediaSet<Name extends string>(
+  files: Record<string, string>,
+  media: readonly MediaName[],
+  specs: Record<Name, MediaRenderSpec>,
+  prefix: string,
+): Promise<MediaRenders<Name>> {
+  const project = await createProject(files, { prefix });
+  const cache = await createCacheDir();
+  await generateMedia(project.dir, media);
+  const results = {} as Record<Name, CliResult>;
+  const names = Object.keys(specs) as Name[];
+  await limited(
+    2,
+    names.map((name) => async () => {
+      const { file, output, flags } = specs[name];
+      results[name] = await render([project.path(file), "--quiet", "--workers", "1", ...flags, "--output", project.path(output)], { env: cache.env });
+    }),
+  );
+  return {
+    project,
+    results,
+    outputOf(name) {
+      expect(results[name].stderr, `${name} stderr`).toBe("");
+      expect(results[name].code, `${name} exit code`).toBe(0);
+      return project.path(specs[name].output);
+    },
+    async remove() {
+      await project.remove();
+      await cache.remove();
+    },
+  };
 }
