@@ -1,15 +1,8 @@
 import { readFileSync } from "node:fs";
-import { processTree } from "../../packages/cli/src/benchmark/process-memory.js";
+import { processTree, readProcFile } from "../../packages/cli/src/benchmark/process-memory.js";
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-function readOr(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
 
 /** Fields of /proc/PID/stat after the command name (which may hold spaces): index 0 is field 3. */
 function statFields(stat: string): string[] {
@@ -26,15 +19,15 @@ export interface ProcessSample {
 }
 
 function roleOf(pid: number): Role {
-  const cmdline = readOr(`/proc/${pid}/cmdline`) ?? "";
+  const cmdline = readProcFile(`/proc/${pid}/cmdline`) ?? "";
   if (cmdline.includes("chromium")) return "browser";
   if (cmdline.includes("ffmpeg")) return "encoder";
   return "node";
 }
 
 function sample(pid: number): ProcessSample | undefined {
-  const stat = readOr(`/proc/${pid}/stat`);
-  const rollup = readOr(`/proc/${pid}/smaps_rollup`);
+  const stat = readProcFile(`/proc/${pid}/stat`);
+  const rollup = readProcFile(`/proc/${pid}/smaps_rollup`);
   if (!stat) return undefined;
   const fields = statFields(stat);
   const pss = rollup ? Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024 : 0;

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const PAGE_SIZE = 4096;
 
-function read(path: string): string | undefined {
+/** A /proc file's text, or undefined when the process has gone meanwhile. */
+export function readProcFile(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -21,7 +22,7 @@ export function processTree(root: number): number[] {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = read(`/proc/${entry}/stat`);
+    const stat = readProcFile(`/proc/${entry}/stat`);
     if (!stat) continue;
     // The command name is in parentheses and may hold spaces: the parent pid is the 2nd field after it.
     const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
@@ -46,7 +47,7 @@ export function treeResidentBytes(root: number = process.pid): number {
   let total = 0;
   let measured = false;
   for (const pid of processTree(root)) {
-    const statm = read(`/proc/${pid}/statm`);
+    const statm = readProcFile(`/proc/${pid}/statm`);
     if (!statm) continue;
     total += Number(statm.split(" ")[1]) * PAGE_SIZE;
     measured = true;

@@ -10,22 +10,13 @@ import {
   MAX_CHUNK_SIZE,
   redactedUrl,
   serverConfigFromFlags,
-  ServerConfigError,
   type ServeFlags,
-  type ServerConfig,
 } from "@compose/producer/config";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { UsageError } from "../usage-error.js";
+import { configOrUsageError } from "../usage-error.js";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-function configFrom(flags: ServeFlags): ServerConfig {
-  try {
-    return serverConfigFromFlags(flags, process.env, process.cwd());
-  } catch (error) {
-    throw error instanceof ServerConfigError ? new UsageError(error.message) : error;
-  }
-}
 
 export function registerServe(program: Command): void {
   program
@@ -45,7 +36,7 @@ export function registerServe(program: Command): void {
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
     .action(async (flags: ServeFlags) => {
-      const config = configFrom(flags);
+      const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
       const { createProducer, QueueConnectionError } = await import("@compose/producer");
       let producer: Awaited<ReturnType<typeof createProducer>>;
       try {

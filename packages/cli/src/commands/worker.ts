@@ -1,23 +1,15 @@
 import type { Command } from "commander";
 // Only the light config module up front: BullMQ and the renderer load when `worker` runs.
-import { DEFAULT_SHUTDOWN_GRACE_SECONDS, redactedUrl, ServerConfigError } from "@compose/producer/config";
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS, redactedUrl } from "@compose/producer/config";
 import {
   DEFAULT_STALL_TIMEOUT_SECONDS,
   WORKER_CONCURRENCY,
   workerConfigFromFlags,
-  type WorkerConfig,
   type WorkerFlags,
 } from "@compose/producer/worker-config";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { UsageError } from "../usage-error.js";
+import { configOrUsageError } from "../usage-error.js";
 
-function configFrom(flags: WorkerFlags): WorkerConfig {
-  try {
-    return workerConfigFromFlags(flags, process.cwd());
-  } catch (error) {
-    throw error instanceof ServerConfigError ? new UsageError(error.message) : error;
-  }
-}
 
 export function registerWorker(program: Command): void {
   program
@@ -36,7 +28,7 @@ export function registerWorker(program: Command): void {
     )
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .action(async (flags: WorkerFlags) => {
-      const config = configFrom(flags);
+      const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
       const renderSettings = renderSettingsFromEnvironment(process.env);
       const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");
       const say = (line: string) => process.stdout.write(`compose worker: ${line}\n`);

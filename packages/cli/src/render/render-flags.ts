@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { validateRenderOptions, type RenderOptions } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
-import { maxConcurrentRenders, ServerConfigError } from "@compose/producer/config";
-import { UsageError } from "../usage-error.js";
+import { maxConcurrentRenders } from "@compose/producer/config";
+import { configOrUsageError, UsageError } from "../usage-error.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
 export interface RenderFlags {
@@ -68,12 +68,7 @@ async function readVariables(flags: RenderFlags): Promise<Record<string, unknown
 /** Turns the flags into validated render options, or a UsageError naming the flag and what it allows. */
 export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
   // Meaningful to the producer server only, but refused here by the server's own rule when out of range.
-  try {
-    maxConcurrentRenders(flags.maxConcurrentRenders, {});
-  } catch (error) {
-    if (error instanceof ServerConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  configOrUsageError(() => maxConcurrentRenders(flags.maxConcurrentRenders, {}));
   const input = {
     format: flags.format,
     fps: numeric(flags.fps),
