@@ -1,13 +1,17 @@
 import type { RenderEvent } from "./render-events.js";
 
-/** Progress events at most this often, so a stream to a slow client is not flooded. */
+/**
+ * A progress event for every whole percent, and between those at most this often: a short render
+ * still reports each step and a stream to a slow client gets at most ~100 events plus ten a second.
+ */
 const INTERVAL_MS = 100;
 
 /** Counts captured frames across workers and turns them into throttled progress events. */
 export class ProgressMeter {
   private done = 0;
-  private lastEmit = 0;
   private readonly startedAt = Date.now();
+  private lastEmit = this.startedAt;
+  private lastWholePercent = 0;
   private finishedAt: number | undefined;
 
   constructor(
@@ -23,16 +27,17 @@ export class ProgressMeter {
   frameDone(): void {
     this.done++;
     const now = Date.now();
-    if (now - this.lastEmit >= INTERVAL_MS || this.done === this.totalFrames) {
+    const wholePercent = Math.floor((this.done * 100) / this.totalFrames);
+    if (wholePercent > this.lastWholePercent || now - this.lastEmit >= INTERVAL_MS) {
       this.lastEmit = now;
+      this.lastWholePercent = wholePercent;
       this.send("capture");
     }
   }
 
-  /** Capture is complete; the last progress event is always sent. */
+  /** Capture is complete; the last frame's event has been sent, as it completes the last percent. */
   finish(): void {
     this.finishedAt = Date.now();
-    if (this.lastEmit === 0) this.send("capture");
   }
 
   captureMs(): number {
