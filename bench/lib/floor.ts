@@ -34,7 +34,8 @@ const page = await openCompositionPage(browser, {
 });
 await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg" });
 const frames = frameCount(page.info.duration!, fps);
-const sink = encoderSink({ format: "mp4", fps, quality }, { kind: "file", path: output });
+// Every frame's image is sent, as a minimal loop would.
+const sink = encoderSink({ format: "mp4", fps, quality, width: composition.width, height: composition.height }, { kind: "file", path: output }, frames);
 for (let frame = 0; frame < frames; frame++) await sink.write(await page.frameAt(frame / fps));
 await sink.finish();
 await browser.close();

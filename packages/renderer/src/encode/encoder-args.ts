@@ -22,6 +22,9 @@ const PRORES_QSCALE = { draft: 12, standard: 6, high: 3 } as const;
 export interface EncodeSettings {
   format: OutputFormat;
   fps: number;
+  /** The frame size in pixels. */
+  width: number;
+  height: number;
   quality: RenderOptions["quality"];
   crf?: number | undefined;
   videoBitrate?: string | undefined;
@@ -41,7 +44,6 @@ function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
   const transfer = TRANSFER_TAGS[settings.hdr!];
   const preset = QUALITY_PRESETS[settings.quality];
   return [
-    "-vf", `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le`,
     "-c:v", "libx265", "-preset", preset.x264Preset, ...rate,
     "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
     "-x265-params", `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc${settings.hdr === "pq" ? ":hdr10=1" : ""}`,
@@ -49,13 +51,30 @@ function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
   ];
 }
 
-/** The input half: frames arrive as a stream of images on stdin. */
-export function frameInputArgs(fps: number, image: FrameImageFormat): string[] {
-  return ["-f", "image2pipe", "-framerate", String(fps), "-c:v", image === "jpeg" ? "mjpeg" : "png", "-i", "pipe:0"];
+/** The input half: frames arrive on stdin as a Matroska stream of timestamped images (matroska-frames.ts). */
+const FRAME_INPUT_ARGS = ["-f", "matroska", "-i", "pipe:0"];
+
+/** Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264. */
+const TO_BT709 = "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p";
+
+/**
+ * The filters from decoded image to encoder: the fps filter first, which repeats each image until
+ * the next one's timestamp and so makes every frame of the stream; then the colour conversion.
+ */
+function videoFilter(settings: EncodeSettings): string {
+  const filters = [`fps=${settings.fps}`];
+  if (settings.format === "mp4" && settings.hdr) {
+    const transfer = TRANSFER_TAGS[settings.hdr];
+    filters.push(`zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le`);
+  } else if (settings.format === "mp4") {
+    filters.push(TO_BT709);
+    if (settings.hardware?.uploadFilter) filters.push(settings.hardware.uploadFilter);
+  }
+  return filters.join(",");
 }
 
 /** The codec half for one format, per SPEC.md's output formats and quality presets. */
-export function videoCodecArgs(settings: EncodeSettings): string[] {
+function videoCodecArgs(settings: EncodeSettings): string[] {
   const preset = QUALITY_PRESETS[settings.quality];
   const rate = settings.videoBitrate
     ? ["-b:v", settings.videoBitrate]
@@ -63,14 +82,11 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
   switch (settings.format) {
     case "mp4": {
       if (settings.hdr) return hdrArgs(settings, rate);
-      // Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264.
-      const toBt709 = "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p";
       const { hardware } = settings;
       const codec = hardware
         ? ["-c:v", hardware.name, ...(settings.videoBitrate ? rate : hardware.qualityArgs(settings.crf ?? preset.crf))]
         : ["-c:v", "libx264", "-preset", preset.x264Preset, ...rate];
       return [
-        "-vf", hardware?.uploadFilter ? `${toBt709},${hardware.uploadFilter}` : toBt709,
         ...codec,
         ...(settings.videoBitrate ? ["-maxrate", settings.videoBitrate, "-bufsize", doubleBitrate(settings.videoBitrate)] : []),
         // Uploaded frames already have the device's format.
@@ -124,14 +140,18 @@ function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {
   }
 }
 
-/** Full argument list for encoding a frame stream. */
-export function encodeArgs(settings: EncodeSettings, target: EncodeTarget): string[] {
+/**
+ * Full argument list for encoding a stream of `frames` frames; the count keeps out the image
+ * that marks the end of the stream (frame-sink.ts).
+ */
+export function encodeArgs(settings: EncodeSettings, target: EncodeTarget, frames: number): string[] {
   return [
     "-hide_banner", "-loglevel", "error", "-y",
     ...(settings.hardware?.deviceArgs ?? []),
-    ...frameInputArgs(settings.fps, frameImageFormat(settings.format)),
+    ...FRAME_INPUT_ARGS,
+    "-vf", videoFilter(settings),
     ...videoCodecArgs(settings),
-    "-r", String(settings.fps),
+    "-r", String(settings.fps), "-frames:v", String(frames),
     ...targetArgs(settings.format, target),
   ];
 }

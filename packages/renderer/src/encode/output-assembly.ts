@@ -29,17 +29,19 @@ export class OutputAssembly {
     const { settings, ranges, stagedPath, workDir, audioFile } = plan;
     if (settings.format === "png-sequence") {
       this.videoFile = stagedPath;
-      this.sinks = ranges.map((range) => encoderSink(settings, { kind: "sequence", directory: stagedPath, firstFrame: range.start }));
+      this.sinks = ranges.map((range) =>
+        encoderSink(settings, { kind: "sequence", directory: stagedPath, firstFrame: range.start }, range.end - range.start),
+      );
       return;
     }
     this.videoFile = audioFile ? join(workDir, `video.${settings.format}`) : stagedPath;
     if (ranges.length === 1) {
-      this.sinks = [encoderSink(settings, { kind: audioFile ? "chunk" : "file", path: this.videoFile })];
+      this.sinks = [encoderSink(settings, { kind: audioFile ? "chunk" : "file", path: this.videoFile }, ranges[0]!.end - ranges[0]!.start)];
       return;
     }
     // Each worker encodes its own chunk; every chunk starts with a keyframe of its own encoder.
     this.chunks = ranges.map((_, i) => join(workDir, `chunk-${i}.${settings.format}`));
-    this.sinks = this.chunks.map((path) => encoderSink(settings, { kind: "chunk", path }));
+    this.sinks = this.chunks.map((path, i) => encoderSink(settings, { kind: "chunk", path }, ranges[i]!.end - ranges[i]!.start));
   }
 
   /** Whether anything is left to do after capture. */

@@ -57,9 +57,14 @@ async function captureRange(
   meter: ProgressMeter,
   signal: AbortSignal | undefined,
 ): Promise<void> {
+  let previous: Buffer | undefined;
   for (let frame = range.start; frame < range.end; frame++) {
     throwIfAborted(signal);
-    await sink.write(await page.frameAt(frameTime(firstFrame + frame, fps)));
+    const image = await page.frameAt(frameTime(firstFrame + frame, fps));
+    // A page hands back the previous frame's very buffer when nothing in it changed.
+    if (image === previous) sink.repeat();
+    else await sink.write(image);
+    previous = image;
     meter.frameDone();
   }
   await sink.finish();
@@ -118,7 +123,17 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   mixing.catch(() => undefined);
 
   const assembly = new OutputAssembly({
-    settings: { format: options.format, fps: options.fps, quality: options.quality, crf: options.crf, videoBitrate: options.videoBitrate, hdr, hardware },
+    settings: {
+      format: options.format,
+      fps: options.fps,
+      width: composition.width,
+      height: composition.height,
+      quality: options.quality,
+      crf: options.crf,
+      videoBitrate: options.videoBitrate,
+      hdr,
+      hardware,
+    },
     ranges,
     stagedPath: staged.path,
     workDir,
