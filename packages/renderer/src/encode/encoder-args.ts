@@ -58,19 +58,18 @@ const FRAME_INPUT_ARGS = ["-f", "matroska", "-i", "pipe:0"];
 const TO_BT709 = "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p";
 
 /**
- * The filters from decoded image to encoder: the fps filter first, which repeats each image until
- * the next one's timestamp and so makes every frame of the stream; then the colour conversion.
+ * The filters from decoded image to encoder: the colour conversion, then the fps filter, which
+ * repeats each converted image until the next one's timestamp and so makes every frame of the
+ * stream; then, for a hardware encoder, the upload of each frame.
  */
 function videoFilter(settings: EncodeSettings): string {
-  const filters = [`fps=${settings.fps}`];
-  if (settings.format === "mp4" && settings.hdr) {
+  const fps = `fps=${settings.fps}`;
+  if (settings.format !== "mp4") return fps;
+  if (settings.hdr) {
     const transfer = TRANSFER_TAGS[settings.hdr];
-    filters.push(`zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le`);
-  } else if (settings.format === "mp4") {
-    filters.push(TO_BT709);
-    if (settings.hardware?.uploadFilter) filters.push(settings.hardware.uploadFilter);
+    return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le,${fps}`;
   }
-  return filters.join(",");
+  return [TO_BT709, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
 /** The codec half for one format, per SPEC.md's output formats and quality presets. */
