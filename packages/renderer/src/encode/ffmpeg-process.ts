@@ -64,11 +64,13 @@ export class FrameEncoder {
     this.child.stdin?.on("error", () => undefined);
   }
 
-  /** Resolves when ffmpeg has taken the frame, so a fast browser cannot fill memory with frames. */
-  async write(image: Buffer): Promise<void> {
+  /** Resolves when ffmpeg has taken the bytes, so a fast browser cannot fill memory with frames. */
+  async write(chunks: Buffer[]): Promise<void> {
     if (this.failure) throw this.failure;
     const stdin = this.child.stdin!;
-    if (!stdin.write(image)) {
+    let taken = true;
+    for (const chunk of chunks) taken = stdin.write(chunk);
+    if (!taken) {
       await Promise.race([once(stdin, "drain"), this.exited]);
       if (this.failure) throw this.failure;
     }

@@ -20,7 +20,7 @@ export function encoderSink(settings: EncodeSettings, target: EncodeTarget, fram
   let last: Buffer | undefined;
   const send = (index: number, image: Buffer) => {
     const bytes = stream.frame(index, image);
-    return encoder.write(index === 0 ? Buffer.concat([stream.header, bytes]) : bytes);
+    return encoder.write(index === 0 ? [stream.header, ...bytes] : bytes);
   };
   return {
     write(image) {

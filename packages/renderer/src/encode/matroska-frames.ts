@@ -85,8 +85,11 @@ function pngBitmapInfoHeader(width: number, height: number): Buffer {
 export interface MatroskaFrameStream {
   /** Bytes that open the stream: the header and the one video track. */
   header: Buffer;
-  /** Bytes that carry one image shown from frame `index` (counted from 0 at `fps`) on. */
-  frame(index: number, image: Buffer): Buffer;
+  /**
+   * The bytes that carry one image shown from frame `index` (counted from 0 at `fps`) on: a short
+   * prefix, then the image itself, which is never copied.
+   */
+  frame(index: number, image: Buffer): [Buffer, Buffer];
 }
 
 export function matroskaFrameStream(image: FrameImageFormat, fps: number, width: number, height: number): MatroskaFrameStream {
@@ -121,13 +124,16 @@ export function matroskaFrameStream(image: FrameImageFormat, fps: number, width:
   ]);
   // Track 1, relative timestamp 0, keyframe.
   const blockHeader = Buffer.from([0x81, 0x00, 0x00, 0x80]);
+  const simpleBlockId = idBytes(ID.simpleBlock);
+  const clusterId = idBytes(ID.cluster);
   return {
     header,
-    frame: (index, data) =>
-      element(
-        ID.cluster,
-        uint(ID.clusterTimestamp, Math.round((index * 1e9) / TIMESTAMP_SCALE_NS / fps)),
-        element(ID.simpleBlock, blockHeader, data),
-      ),
+    frame(index, data) {
+      const timestamp = uint(ID.clusterTimestamp, Math.round((index * 1e9) / TIMESTAMP_SCALE_NS / fps));
+      const blockSize = blockHeader.length + data.length;
+      const clusterSize = timestamp.length + simpleBlockId.length + 8 + blockSize;
+      const prefix = Buffer.concat([clusterId, sizeBytes(clusterSize), timestamp, simpleBlockId, sizeBytes(blockSize), blockHeader]);
+      return [prefix, data];
+    },
   };
 }
