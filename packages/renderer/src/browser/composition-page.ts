@@ -33,7 +33,10 @@ export interface FrameStats {
 /** A loaded composition that can be seeked and captured, one frame at a time. */
 export interface CompositionPage {
   info: CompositionInfo;
-  /** Seeks to `t` seconds and captures that frame. */
+  /**
+   * Seeks to `t` seconds and captures that frame. A frame known to equal the previous one comes
+   * back as the previous frame's very Buffer, which the render loop takes as a repeat.
+   */
   frameAt(t: number): Promise<Buffer>;
   readonly stats: FrameStats;
   describeMedia(): Promise<MediaDescription[]>;
