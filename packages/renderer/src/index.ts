@@ -1,5 +1,5 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
-export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent } from "./render/render-events.js";
+export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./render/render-events.js";
 export { RenderError, type RenderErrorCode } from "./render/render-error.js";
 export type { CaptureMode } from "./capture/frame-capturer.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";

@@ -34,6 +34,8 @@ export interface CompositionInfo {
    * transparent formats show it instead of transparency.
    */
   paintedBackgrounds: string[];
+  /** See ComposeApi.needsHistory; as it stood when the page became ready. */
+  needsHistory: boolean;
 }
 
 /** An uncaught error or unhandled rejection of a page script. */
@@ -104,6 +106,13 @@ export interface ComposeApi {
    * can be reused.
    */
   readonly changed: boolean;
+  /**
+   * Whether this frame's state builds up from frame to frame, so a page must be played from 0
+   * to show frame n: true once a requestAnimationFrame callback waited for the next frame here,
+   * in a sub-composition instance or in a plain iframe, at ready() or after any seek. Timers need
+   * no such replay: a seek carries the clock past each one in order. Stays true once true.
+   */
+  readonly needsHistory: boolean;
   /** Errors collected since injection (a copy). */
   readonly errors: readonly PageError[];
 }

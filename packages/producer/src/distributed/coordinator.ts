@@ -207,7 +207,7 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
         opts: { ...TASK_OPTIONS, jobId: ids[index]! },
       })),
     );
-    await allOrFirstFailure(
+    const chunks = await allOrFirstFailure(
       (wait) =>
         ranges.map(async (range, index) => {
           const size = range.end - range.start;
@@ -232,7 +232,14 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
       kind: "assemble",
       count: ranges.length,
       audio: plan.audio,
-      facts: { format: options.format, durationSeconds: plan.durationSeconds, width: plan.width, height: plan.height, frames: plan.totalFrames },
+      facts: {
+        format: options.format,
+        durationSeconds: plan.durationSeconds,
+        width: plan.width,
+        height: plan.height,
+        frames: plan.totalFrames,
+        history: chunks.some((chunk) => chunk.history === "replay") ? "replay" : "skip",
+      },
     });
     return await waitTask<RenderResult>(context, assembleId, signal);
   } finally {

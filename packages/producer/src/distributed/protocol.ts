@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { outputExtension, type OutputFormat, type RenderOptions } from "@compose/core";
-import { audioFileName } from "@compose/renderer";
+import { audioFileName, type HistoryPath } from "@compose/renderer";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
 
@@ -51,7 +51,7 @@ export type TaskData =
   | { kind: "render"; requestId: string }
   | { kind: "plan"; requestId: string }
   | { kind: "chunk"; requestId: string; index: number; count: number; frames: { start: number; end: number } }
-  | { kind: "assemble"; requestId: string; count: number; audio: boolean; facts: OutputFacts };
+  | { kind: "assemble"; requestId: string; count: number; audio: boolean; facts: OutputFacts & { history: HistoryPath } };
 
 /** What a finished render reports, less its path (which differs between machines). */
 export interface OutputFacts {
@@ -64,6 +64,8 @@ export interface OutputFacts {
 
 export interface RenderResult extends OutputFacts {
   sizeBytes: number;
+  /** Whether pages starting after frame 0 replayed history (any chunk's replay counts). */
+  history: HistoryPath;
 }
 
 export interface PlanResult {
@@ -77,6 +79,7 @@ export interface PlanResult {
 
 export interface ChunkResult {
   frames: number;
+  history: HistoryPath;
 }
 
 /** What job progress carries: the stream's own events, less the request id. */

@@ -88,7 +88,8 @@ function finishedEvent(job: RenderJob, result: RenderResult): RenderFinishedEven
     // Timings stay with the workers that rendered; the stream does not carry them.
     captureMs: 0,
     elapsedMs: 0,
-    stats: { frames: result.frames, reused: 0, seekMs: 0, captureMs: 0 },
+    stats: { frames: result.frames, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
+    history: result.history,
   };
 }
 

@@ -61,8 +61,8 @@ function progressReporter(job: Job): { onEvent: (event: RenderEvent) => void; se
 }
 
 function resultOf(finished: RenderFinishedEvent): RenderResult {
-  const { format, durationSeconds, width, height, frames, sizeBytes } = finished;
-  return { format, durationSeconds, width, height, frames, sizeBytes };
+  const { format, durationSeconds, width, height, frames, sizeBytes, history } = finished;
+  return { format, durationSeconds, width, height, frames, sizeBytes, history };
 }
 
 function outputFile(context: TaskContext, name: string): string {
@@ -110,7 +110,7 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
         await mkdir(chunks, { recursive: true });
         const output = chunkPath(chunks, data.index, options.format);
         const finished = await render({ composition, output, options, frames: data.frames, audio: false, ...context.renderSettings }, hooks);
-        return { frames: finished.frames };
+        return { frames: finished.frames, history: finished.history };
       }
       case "assemble": {
         const output = outputFile(context, request.outputName);

@@ -4,6 +4,7 @@ import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, P
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
+import type { FrameStats } from "../render/render-events.js";
 import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
@@ -21,14 +22,6 @@ export interface CompositionPageOptions {
   reuseFrames: boolean;
 }
 
-/** Where the time of one page's frames went, for the benchmark and the finished event. */
-export interface FrameStats {
-  frames: number;
-  /** Frames whose image was reused because the seek changed nothing. */
-  reused: number;
-  seekMs: number;
-  captureMs: number;
-}
 
 /** A loaded composition that can be seeked and captured, one frame at a time. */
 export interface CompositionPage {
@@ -38,6 +31,12 @@ export interface CompositionPage {
    * back as the previous frame's very Buffer, which the render loop takes as a repeat.
    */
   frameAt(t: number): Promise<Buffer>;
+  /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
+  replayAt(t: number): Promise<void>;
+  /** Whether the page's state builds up from frame to frame (ComposeApi.needsHistory), as of its last seek. */
+  readonly needsHistory: boolean;
+  /** Loads the page again, as it was before its first seek, with its media prepared as before. */
+  reload(): Promise<void>;
   readonly stats: FrameStats;
   describeMedia(): Promise<MediaDescription[]>;
   /** Hands the page what the renderer learnt of its media; updates `info`. */
@@ -125,12 +124,15 @@ export async function openCompositionPage(browser: Browser, options: Composition
   }
   await page.evaluateOnNewDocument(runtimeSource(options.boot));
   if (options.captureMode === "beginframe") await cdp.send("HeadlessExperimental.enable");
-  // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
-  await page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs }).catch(async (error: unknown) => {
-    if (error instanceof TimeoutError) throw await notReady(cdp, "the composition did not load", options.readyTimeoutMs);
-    throw error;
-  });
-  const info = await waitUntilReady(cdp, options.readyTimeoutMs);
+  const load = async (): Promise<CompositionInfo> => {
+    // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
+    await page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs }).catch(async (error: unknown) => {
+      if (error instanceof TimeoutError) throw await notReady(cdp, "the composition did not load", options.readyTimeoutMs);
+      throw error;
+    });
+    return waitUntilReady(cdp, options.readyTimeoutMs);
+  };
+  const info = await load();
   const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
@@ -143,32 +145,57 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return result.value as T;
   };
 
-  const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0 };
+  const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 };
   let previous: Buffer | undefined;
+  let needsHistory = info.needsHistory;
+  let mediaPlans: MediaPlan[] | undefined;
+
+  /** Seeks to `t`; resolves to whether the frame may have changed since the last seek. */
+  const seek = async (t: number): Promise<boolean> => {
+    const { result, exceptionDetails } = await evaluateWithin(
+      cdp,
+      // One round trip: seek, then report failed page scripts, whether anything changed, and history.
+      `window.__compose.seek(${t}).then(() => [window.__compose.errors.length, window.__compose.changed, window.__compose.needsHistory])`,
+      options.readyTimeoutMs,
+      `the frame at ${t.toFixed(3)} s was not ready`,
+    );
+    const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
+    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(cdp);
+    if (exceptionDetails) {
+      throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
+    }
+    needsHistory = history;
+    return changed;
+  };
+
   const compositionPage: CompositionPage = {
     info,
     stats,
+    get needsHistory() {
+      return needsHistory;
+    },
     describeMedia: () => evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media"),
     async prepareMedia(plans) {
+      mediaPlans = plans;
       compositionPage.info = await evaluate<CompositionInfo>(
         `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
         "the page did not take its media",
       );
     },
+    async reload() {
+      await load();
+      previous = undefined;
+      if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
+    },
+    async replayAt(t: number): Promise<void> {
+      const started = performance.now();
+      await seek(t);
+      stats.replayedFrames++;
+      stats.replayMs += performance.now() - started;
+    },
     async frameAt(t: number): Promise<Buffer> {
       const seekStarted = performance.now();
-      const { result, exceptionDetails } = await evaluateWithin(
-        cdp,
-        // One round trip: seek, then report failed page scripts and whether anything changed.
-        `window.__compose.seek(${t}).then(() => [window.__compose.errors.length, window.__compose.changed])`,
-        options.readyTimeoutMs,
-        `the frame at ${t.toFixed(3)} s was not ready`,
-      );
-      const [errorCount, changed] = (result.value ?? [1, true]) as [number, boolean];
-      if (exceptionDetails || errorCount !== 0) await failOnPageErrors(cdp);
-      if (exceptionDetails) {
-        throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
-      }
+      const changed = await seek(t);
       const captureStarted = performance.now();
       stats.frames++;
       stats.seekMs += captureStarted - seekStarted;

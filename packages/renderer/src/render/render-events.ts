@@ -32,6 +32,20 @@ export interface RenderWarningEvent {
   message: string;
 }
 
+/** Where the time of one page's frames went, for the benchmark and the finished event. */
+export interface FrameStats {
+  frames: number;
+  /** Frames whose image was reused because the seek changed nothing. */
+  reused: number;
+  seekMs: number;
+  captureMs: number;
+  /** Frames played without capture to give a page that starts after frame 0 its history. */
+  replayedFrames: number;
+  replayMs: number;
+}
+
+export type HistoryPath = "replay" | "skip";
+
 export interface RenderFinishedEvent {
   type: "finished";
   output: string;
@@ -45,8 +59,17 @@ export interface RenderFinishedEvent {
   captureMs: number;
   /** Time from the request to the committed output. */
   elapsedMs: number;
-  /** Where capture time went, summed over workers: seeking, capturing, and frames reused unchanged. */
-  stats: { frames: number; reused: number; seekMs: number; captureMs: number };
+  /**
+   * Where capture time went, summed over workers: seeking, capturing, frames reused unchanged,
+   * and frames replayed without capture for history.
+   */
+  stats: FrameStats;
+  /**
+   * How pages that start after frame 0 got there (one history, docs/compositions.md): "replay"
+   * when the composition's state builds up from frame to frame, so they played every frame
+   * before their first; "skip" when its state is a function of time, so they went straight there.
+   */
+  history: HistoryPath;
 }
 
 export interface RenderFailedEvent {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
-import type { CompositionPage, FrameStats } from "../browser/composition-page.js";
+import type { CompositionPage } from "../browser/composition-page.js";
 import { runFfmpeg } from "../encode/ffmpeg-process.js";
 import type { FrameSink } from "../encode/frame-sink.js";
 import { OutputAssembly } from "../encode/output-assembly.js";
@@ -13,7 +13,7 @@ import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { ProgressMeter } from "./progress-meter.js";
-import type { RenderFinishedEvent } from "./render-events.js";
+import type { FrameStats, RenderFinishedEvent } from "./render-events.js";
 import { throwIfAborted } from "./render-error.js";
 import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
 
@@ -48,6 +48,23 @@ function sliceFrames(compositionFrames: number, requested: RenderRequest["frames
   return { start, end };
 }
 
+/**
+ * Plays composition frames `from` to `to` (exclusive) without capturing them, so that a page
+ * about to show frame `to` has the history a page played from 0 would have.
+ */
+async function replayFrames(page: CompositionPage, from: number, to: number, fps: number, signal: AbortSignal | undefined): Promise<void> {
+  for (let frame = from; frame < to; frame++) {
+    throwIfAborted(signal);
+    await page.replayAt(frameTime(frame, fps));
+  }
+}
+
+/**
+ * Captures composition frames `firstFrame + range` into the sink. Frame n must be the page
+ * played from 0 through n (one history): a page whose state builds up over time and starts
+ * after frame 0 first replays the frames before its range. A page that looked timeless but
+ * turns out not to be, once seeked, is loaded again and replayed up to where it stands.
+ */
 async function captureRange(
   page: CompositionPage,
   range: FrameRange,
@@ -57,10 +74,19 @@ async function captureRange(
   meter: ProgressMeter,
   signal: AbortSignal | undefined,
 ): Promise<void> {
+  const start = firstFrame + range.start;
+  let played = start === 0 || page.needsHistory;
+  if (start > 0 && page.needsHistory) await replayFrames(page, 0, start, fps, signal);
   let previous: Buffer | undefined;
-  for (let frame = range.start; frame < range.end; frame++) {
+  for (let frame = start; frame < firstFrame + range.end; frame++) {
     throwIfAborted(signal);
-    const image = await page.frameAt(frameTime(firstFrame + frame, fps));
+    let image = await page.frameAt(frameTime(frame, fps));
+    if (!played && page.needsHistory) {
+      played = true;
+      await page.reload();
+      await replayFrames(page, 0, frame, fps, signal);
+      image = await page.frameAt(frameTime(frame, fps));
+    }
     // A page hands back the previous frame's very buffer when nothing in it changed.
     if (image === previous) sink.repeat();
     else await sink.write(image);
@@ -172,6 +198,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
     stats: totalStats(pages),
+    history: pages.some((page) => page.needsHistory) ? "replay" : "skip",
   };
 }
 
@@ -182,7 +209,9 @@ function totalStats(pages: readonly CompositionPage[]): FrameStats {
       reused: sum.reused + stats.reused,
       seekMs: sum.seekMs + stats.seekMs,
       captureMs: sum.captureMs + stats.captureMs,
+      replayedFrames: sum.replayedFrames + stats.replayedFrames,
+      replayMs: sum.replayMs + stats.replayMs,
     }),
-    { frames: 0, reused: 0, seekMs: 0, captureMs: 0 },
+    { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
   );
 }

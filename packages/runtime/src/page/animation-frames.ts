@@ -20,6 +20,11 @@ export class AnimationFrames {
     };
   }
 
+  /** Whether callbacks wait for the next frame: code that draws frame after frame. */
+  get pending(): boolean {
+    return this.#callbacks.size > 0;
+  }
+
   /** How many callbacks have run: a seek that ran none changed nothing through rAF. */
   ran = 0;
 

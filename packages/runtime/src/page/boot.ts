@@ -2,6 +2,7 @@ import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo, Media
 import { AnimationFrames } from "./animation-frames.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
+import { HistoryWatch } from "./history-watch.js";
 import { collectPageErrors } from "./page-errors.js";
 import { describeMedia, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
@@ -37,17 +38,21 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   animations.install();
   createTimelineRegistry();
 
-  const seeker = new Seeker(timers, frames, animations);
+  const history = new HistoryWatch(frames);
+  const seeker = new Seeker(timers, frames, animations, history);
   let readiness: Promise<CompositionInfo> | undefined;
   const api: ComposeApi = Object.freeze({
     getVariables: createVariableReader(config.variables),
     seek: (t: number) => seeker.seek(t),
     onSeek: (fn: (t: number) => void | Promise<void>) => seeker.onSeek(fn),
-    ready: () => (readiness ??= compositionReady(timers)),
+    ready: () => (readiness ??= compositionReady(timers, history)),
     describeMedia,
-    prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, describeComposition),
+    prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, () => describeComposition(history)),
     get changed() {
       return seeker.changed;
+    },
+    get needsHistory() {
+      return history.needed;
     },
     get errors() {
       return [...errors];

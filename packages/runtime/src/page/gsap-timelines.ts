@@ -3,6 +3,7 @@ interface SeekableTimeline {
   seek(time: number, suppressEvents?: boolean): unknown;
   paused(): boolean;
   pause(): unknown;
+  render?(totalTime: number, suppressEvents?: boolean, force?: boolean): unknown;
 }
 
 /** What change detection reads of a GSAP animation (GSAP 3's Animation API). */
@@ -39,6 +40,9 @@ export function createTimelineRegistry(): void {
   page.__timelines ??= {};
 }
 
+/** Timelines rendered at least once, each by its first seek. */
+const seeked = new WeakSet<SeekableTimeline>();
+
 /**
  * Seeks every timeline in `window.__timelines` to `t` seconds, with callbacks enabled. A timeline
  * the author left playing is paused first, so that only seek drives it.
@@ -50,6 +54,13 @@ export function seekRegisteredTimelines(t: number): void {
     if (!isSeekableTimeline(timeline)) continue;
     if (!timeline.paused()) timeline.pause();
     timeline.seek(t, false);
+    if (!seeked.has(timeline)) {
+      seeked.add(timeline);
+      // A new timeline's playhead is already at 0, so seeking there renders nothing and its
+      // zero-duration tweens at 0 (`tl.set(el, vars, 0)`) would wait for the next frame. A forced
+      // render applies them, in nested timelines too.
+      timeline.render?.(t, false, true);
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { compositionDuration } from "@compose/core";
 import type { CompositionInfo } from "../api.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
+import type { HistoryWatch } from "./history-watch.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
 import { instantiateTemplateComposition } from "./template-composition.js";
@@ -13,7 +14,7 @@ import type { VirtualTimers } from "./timers.js";
  * delay run at composition time 0 like any other due timer; timers with a delay wait for a seek,
  * because the clock does not move by itself, so nothing here waits on them.
  */
-export async function compositionReady(timers: VirtualTimers): Promise<CompositionInfo> {
+export async function compositionReady(timers: VirtualTimers, history: HistoryWatch): Promise<CompositionInfo> {
   await loaded();
   await instantiateTemplateComposition();
   await timers.runDue();
@@ -23,7 +24,8 @@ export async function compositionReady(timers: VirtualTimers): Promise<Compositi
   // Font and image events may have scheduled more zero-delay work.
   await timers.runDue();
   letGsapTickerFollowTheClock();
-  return describeComposition();
+  history.check();
+  return describeComposition(history);
 }
 
 function loaded(): Promise<void> {
@@ -31,7 +33,7 @@ function loaded(): Promise<void> {
   return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
 }
 
-export function describeComposition(): CompositionInfo {
+export function describeComposition(history: HistoryWatch): CompositionInfo {
   const root = findCompositionRoot();
   if (!root) throw new Error("the page has no composition element: give one element data-composition-id, data-width and data-height");
   const name = root.getAttribute("data-composition-id");
@@ -47,7 +49,14 @@ export function describeComposition(): CompositionInfo {
     declared !== undefined && declared > 0 ? declared : undefined,
     elements.map((element) => element.timing),
   );
-  return { width, height, duration, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root) };
+  return {
+    width,
+    height,
+    duration,
+    timingErrors: errors,
+    paintedBackgrounds: paintedBackgrounds(root),
+    needsHistory: history.needed,
+  };
 }
 
 /** Which of html, body and the composition element paint a background, hiding transparency. */

@@ -3,8 +3,10 @@ import { ChangeDetector } from "./change-detector.js";
 import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
+import type { HistoryWatch } from "./history-watch.js";
 import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
 import { showVideoFrames } from "./media.js";
+import { seekPlainFrames } from "./plain-frames.js";
 import { seekSubCompositions } from "./sub-compositions.js";
 import { readTimedElements, type TimedElement } from "./timed-elements.js";
 import type { VirtualTimers } from "./timers.js";
@@ -21,15 +23,17 @@ export class Seeker {
   readonly #timers: VirtualTimers;
   readonly #frames: AnimationFrames;
   readonly #animations: WebAnimationSync;
+  readonly #history: HistoryWatch;
   readonly #handlers = new Set<SeekHandler>();
   #previous: Promise<unknown> = Promise.resolve();
   readonly #changes: ChangeDetector;
   #changed = true;
 
-  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync) {
+  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync, history: HistoryWatch) {
     this.#timers = timers;
     this.#frames = frames;
     this.#animations = animations;
+    this.#history = history;
     this.#changes = new ChangeDetector(timers, frames, animations);
   }
 
@@ -64,8 +68,13 @@ export class Seeker {
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
     const clips = this.#applyState(t);
-    const [, childrenChanged] = await Promise.all([showVideoFrames(clips, t), seekSubCompositions(clips, t)]);
-    this.#changed = this.#changes.settle(t, childrenChanged || this.#handlers.size > 0);
+    const [, instancesChanged, framesChanged] = await Promise.all([
+      showVideoFrames(clips, t),
+      seekSubCompositions(clips, t),
+      seekPlainFrames(t),
+    ]);
+    this.#changed = this.#changes.settle(t, instancesChanged || framesChanged || this.#handlers.size > 0);
+    this.#history.check();
   }
 
   /** Whether the last seek may have changed the frame; false only when it surely did not. */
