@@ -50,6 +50,13 @@ describe("one history", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("says how many frames the workers after the first replayed", () => {
+    expect(results.get(1)!.stdout).not.toMatch(/Replayed/);
+    expect(results.get(2)!.stdout).toMatch(/^Replayed 9 frames of history in [\d.]+ s/m);
+    // Frames 0-5 for the second worker, 0-11 for the third.
+    expect(results.get(3)!.stdout).toMatch(/^Replayed 18 frames of history in [\d.]+ s/m);
+  });
+
   it.each([2, 3])("gives byte-identical frames with --workers %i and --workers 1", async (workers) => {
     const one = await frames(1);
     const many = await frames(workers);

@@ -62,6 +62,8 @@ describe("render() events", () => {
     const finished = done.result.value;
     expect(done.events.at(-1)).toEqual(finished);
     expect(finished).toMatchObject({ type: "finished", format: "png-sequence", frames: 15, width: 320, height: 180 });
+    // A CSS animation is a function of time: nothing to replay.
+    expect(finished!.history).toBe("skip");
     expect(finished!.durationSeconds).toBeCloseTo(0.5, 6);
   });
 

@@ -84,6 +84,9 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
           return;
         }
         out.write(`Captured ${event.frames} frames in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
+        if (event.stats.replayedFrames > 0) {
+          out.write(`Replayed ${event.stats.replayedFrames} frames of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`);
+        }
         out.write(
           `Output: ${displayPath(event.output)} (${event.durationSeconds.toFixed(2)} s, ${event.width}x${event.height}, ${formatBytes(event.sizeBytes)})\n`,
         );
