@@ -1,5 +1,5 @@
 import type { OutputFormat, RenderOptions } from "@compose/core";
-import type { RenderEvent, RenderFinishedEvent } from "@compose/renderer";
+import type { HistoryPath, RenderEvent, RenderFinishedEvent } from "@compose/renderer";
 import { renderUrls } from "../http/urls.js";
 
 export type RenderState = "queued" | "running" | "completed" | "failed" | "cancelled";
@@ -35,7 +35,7 @@ export type JobEvent =
   | { type: "started"; requestId: string }
   | ({ type: "progress"; requestId: string } & RenderProgress)
   | { type: "warning"; requestId: string; code: string; message: string }
-  | ({ type: "complete"; requestId: string; output: string } & Omit<RenderOutput, "url">)
+  | ({ type: "complete"; requestId: string; output: string; history: HistoryPath } & Omit<RenderOutput, "url">)
   | ({ type: "error"; requestId: string } & RenderFailure);
 
 /** GET /render/:id. Absent facts are null rather than missing, so clients need not guess. */
@@ -136,7 +136,7 @@ export class RenderJob {
       frames: finished.frames,
     };
     const { url, ...facts } = this.output;
-    this.finish("completed", { type: "complete", requestId: this.id, output: url, ...facts });
+    this.finish("completed", { type: "complete", requestId: this.id, output: url, ...facts, history: finished.history });
   }
 
   /** A failure, or with code `cancelled` a cancellation (before or during the render). */

@@ -88,12 +88,18 @@ const eventSchemas = {
   CompleteEvent: {
     type: "object",
     description: "The last event of a successful render.",
-    required: ["type", "requestId", "output", "format", "size", "duration", "width", "height", "frames"],
+    required: ["type", "requestId", "output", "format", "size", "duration", "width", "height", "frames", "history"],
     properties: {
       type: { const: "complete" },
       requestId: { type: "string" },
       output: { type: "string", description: "Where to download the output, relative to the server: /render/{id}/output." },
       ...outputFacts(),
+      history: {
+        type: "string",
+        enum: ["replay", "skip"],
+        description:
+          "How workers and chunks that start after frame 0 got there: `replay` when the composition builds its state frame by frame (they played every frame before their first), `skip` when its state is a function of time.",
+      },
     },
   },
   ErrorEvent: {
