@@ -4,13 +4,11 @@
  * page, scrubs, plays, edits variables, copies the render command, and sees lint findings and file
  * changes. What the composition frame shows is read back as element positions and screen pixels.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { writeFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG } from "pngjs";
-import { startCli, type CliRun } from "../support/cli.js";
+import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
 const VARIABLES = [
@@ -63,80 +61,27 @@ const CARD_HTML = compositionHtml({
   after: `<script>document.getElementById("label").textContent = __compose.getVariables().label ?? "Card";</script>`,
 });
 
-const BROWSER_FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
-
 let project: TempProject;
-let preview: CliRun;
+let preview: PreviewSession;
 let url: string;
-let userDataDir: string;
-let context: BrowserContext;
 let page: Page;
+let settled: PreviewSession["settled"];
+let scrubTo: PreviewSession["scrubTo"];
+let inComposition: PreviewSession["inComposition"];
 
 beforeAll(async () => {
   project = await createProject({ "index.html": indexHtml(), "card.html": CARD_HTML }, { prefix: "compose-preview-" });
-  preview = startCli(["preview", project.dir, "--port", "0"], { timeoutMs: 120_000 });
-  userDataDir = await mkdtemp(join(tmpdir(), "compose-preview-browser-"));
-  const [printed, launched] = await Promise.all([
-    preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//),
-    chromium.launchPersistentContext(userDataDir, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      args: BROWSER_FLAGS,
-      viewport: { width: 1280, height: 800 },
-    }),
-  ]);
-  url = printed;
-  context = launched;
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
-  page = context.pages()[0] ?? (await context.newPage());
+  preview = await openPreview(project.dir);
+  ({ url, page, settled, scrubTo, inComposition } = preview);
+  await preview.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
   await page.goto(url);
   await settled();
 });
 
 afterAll(async () => {
-  await context?.close();
-  preview?.child.kill("SIGTERM");
-  await preview?.result;
-  await rm(userDataDir, { recursive: true, force: true });
+  await preview?.close();
   await project?.remove();
 });
-
-/** Waits until the page has nothing queued (no load, seek or pending variable change) and shows `frame`. */
-async function settled(frame?: number): Promise<void> {
-  await page.waitForFunction(
-    (wanted) => {
-      const stage = document.getElementById("stage")!;
-      return stage.dataset.pending === "false" && stage.dataset.shownFrame !== undefined && (wanted === null || stage.dataset.shownFrame === String(wanted));
-    },
-    frame ?? null,
-    { timeout: 20_000 },
-  );
-}
-
-async function scrubTo(frame: number): Promise<void> {
-  await page.$eval(
-    "#scrubber",
-    (input: HTMLInputElement, value) => {
-      input.value = String(value);
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-    },
-    frame,
-  );
-  await settled(frame);
-}
-
-/** Evaluates in the composition frame: the document the runtime seeks. */
-function inComposition<T>(fn: string): Promise<T> {
-  return page.evaluate(`(() => { const doc = document.getElementById("composition").contentDocument; return (${fn})(doc); })()`) as Promise<T>;
-}
 
 /** The screen pixel at composition coordinates (x, y), through the stage's scale. */
 async function pixel(x: number, y: number): Promise<[number, number, number]> {

@@ -3,6 +3,8 @@
 // The composition runs in an iframe whose HTML the server sends with the page runtime as its first
 // script (the same bundle and boot call render injects), booted with the variables chosen here. The
 // page never plays on its own: every frame shown is `__compose.seek(frame / fps)`, as in a render.
+// A composition that builds its state frame by frame (`__compose.needsHistory`) is shown as the
+// render makes it: played through every frame from 0, reloaded when asked for an earlier frame.
 
 const RENDER_DEFAULT_FPS = 30;
 const READY_TIMEOUT_MS = 30_000;
@@ -36,7 +38,15 @@ const app = {
   idleWaiters: [],
   /** Errors of the current frame: ready() failures and the runtime's collected page errors. */
   frameErrors: [],
+  /** Whether the composition builds its state frame by frame, learnt from any of its pages. */
+  needsHistory: false,
 };
+
+/**
+ * Per composition page (its __compose): the last frame it was seeked to, when it was seeked
+ * through every frame from 0 in order; absent when it jumped.
+ */
+const playedThrough = new WeakMap();
 
 // ---------------------------------------------------------------------------------------------
 // Variables
@@ -357,6 +367,27 @@ function requestReload() {
   pump();
 }
 
+/**
+ * Seeks a composition page to `frame` as a render would show it. A composition with history is
+ * played through every frame before; false when that needs a fresh page (an earlier frame, or a
+ * page that jumped before its history showed).
+ */
+async function showFrame(api, frame) {
+  const played = playedThrough.has(api) ? playedThrough.get(api) : -1;
+  if (app.needsHistory) {
+    if (played === undefined || frame <= played) return false;
+    for (let replayed = played + 1; replayed < frame; replayed++) await api.seek(frameTime(replayed));
+  }
+  await api.seek(frameTime(frame));
+  const inOrder = played !== undefined && (app.needsHistory || frame === played + 1);
+  playedThrough.set(api, inOrder ? frame : undefined);
+  if (api.needsHistory && !app.needsHistory) {
+    app.needsHistory = true;
+    return inOrder;
+  }
+  return true;
+}
+
 /** Does the queued work, one step at a time: reload the frame, then seek it to the latest target. */
 async function pump() {
   if (app.busy) return;
@@ -372,7 +403,10 @@ async function pump() {
       if (app.api && app.shown !== app.target) {
         const frame = app.target;
         try {
-          await app.api.seek(frameTime(frame));
+          if (!(await showFrame(app.api, frame))) {
+            app.wantReload = true;
+            continue;
+          }
         } catch (error) {
           app.frameErrors = [`seek to ${frameTime(frame).toFixed(3)} s failed: ${error?.message ?? error}`];
         }
@@ -422,7 +456,13 @@ async function loadFrame() {
     updateTiming();
     for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
     try {
-      await api.seek(frameTime(app.target));
+      app.needsHistory ||= info.needsHistory;
+      if (!(await showFrame(api, app.target))) {
+        // It showed its history only once seeked: a fresh page plays it from 0.
+        iframe.remove();
+        app.wantReload = true;
+        return;
+      }
     } catch (error) {
       errors.push(`seek to ${frameTime(app.target).toFixed(3)} s failed: ${error?.message ?? error}`);
     }
@@ -542,6 +582,8 @@ function bindControls() {
     const time = frameTime(app.target);
     app.fps = Number($("fps").value);
     updateTiming();
+    // History is played once per frame, so another frame rate is another history.
+    if (app.needsHistory) requestReload();
     seekTo(Math.round(time * app.fps));
     updateCommand();
   });
