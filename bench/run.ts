@@ -24,7 +24,13 @@ interface Run {
   encodeMsPerFrame: number;
   peakMb: number;
   reused: number;
+  /** Frames replayed without capture for history, and the time that took (one history). */
+  replayed: number;
+  replayMs: number;
 }
+
+/** Compositions also rendered with these worker counts, beside `--workers auto`. */
+const EXTRA_WORKERS: Record<string, number[]> = { particles: [1, 2] };
 
 /** Media the compositions need, made once with ffmpeg and kept in .cache/bench. */
 function backgroundVideo(): string {
@@ -47,10 +53,11 @@ function prepare(name: string): string {
   return dir;
 }
 
-async function measure(script: "ours" | "floor", dir: string): Promise<Run> {
+async function measure(script: "ours" | "floor", dir: string, workers?: number): Promise<Run> {
   const output = join(dir, `${script}.mp4`);
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output], {
+  const args = [join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output, ...(workers ? [String(workers)] : [])];
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const monitor = new TreeMonitor(child.pid!);
@@ -60,7 +67,10 @@ async function measure(script: "ours" | "floor", dir: string): Promise<Run> {
   const wallSeconds = (performance.now() - started) / 1000;
   const { peakBytes, cpuByRole } = monitor.stop();
   if (code !== 0) throw new Error(`${script} failed on ${dir} with exit code ${code}`);
-  const report = JSON.parse(stdout.trim().split("\n").pop()!) as { frames: number; stats?: { reused: number } };
+  const report = JSON.parse(stdout.trim().split("\n").pop()!) as {
+    frames: number;
+    stats?: { reused: number; replayedFrames: number; replayMs: number };
+  };
   return {
     frames: report.frames,
     wallSeconds,
@@ -69,15 +79,19 @@ async function measure(script: "ours" | "floor", dir: string): Promise<Run> {
     encodeMsPerFrame: (cpuByRole.encoder * 1000) / report.frames,
     peakMb: peakBytes / 1024 / 1024,
     reused: report.stats?.reused ?? 0,
+    replayed: report.stats?.replayedFrames ?? 0,
+    replayMs: report.stats?.replayMs ?? 0,
   };
 }
 
 function table(rows: Array<[string, Run, number]>): string {
-  const header = ["run", "frames", "reused", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor"];
+  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor"];
   const lines = rows.map(([name, run, ratio]) => [
     name,
     String(run.frames),
     String(run.reused),
+    String(run.replayed),
+    run.replayed === 0 ? "-" : (run.replayMs / run.replayed).toFixed(1),
     run.wallSeconds.toFixed(1),
     (run.frames / run.wallSeconds).toFixed(1),
     run.cpuSeconds.toFixed(1),
@@ -102,6 +116,11 @@ for (const name of names) {
   process.stderr.write(`bench: ${name} (compose)...\n`);
   const ours = await measure("ours", dir);
   rows.push([`${name} floor`, floor, 1], [`${name} compose`, ours, ours.wallSeconds / floor.wallSeconds]);
+  for (const workers of EXTRA_WORKERS[name] ?? []) {
+    process.stderr.write(`bench: ${name} (compose, --workers ${workers})...\n`);
+    const run = await measure("ours", dir, workers);
+    rows.push([`${name} compose w${workers}`, run, run.wallSeconds / floor.wallSeconds]);
+  }
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(table(rows));
