@@ -13,15 +13,19 @@ import type { TempProject } from "../support/project.js";
 const WORKERS = [1, 2, 3];
 let project: TempProject;
 const results = new Map<number, CliResult>();
+/** Lossless mp4 (CRF 0), so decoded frames can be compared exactly whatever the chunk boundaries. */
+const mp4Results = new Map<number, CliResult>();
 
 beforeAll(async () => {
   project = await createHistoryProject();
-  await limited(
-    2,
-    WORKERS.map((workers) => async () => {
+  await limited(2, [
+    ...WORKERS.map((workers) => async () => {
       results.set(workers, await render([project.dir, "--format", "png-sequence", "--workers", String(workers), "--output", project.path(`w${workers}`)]));
     }),
-  );
+    ...[1, 2].map((workers) => async () => {
+      mp4Results.set(workers, await render([project.dir, "--crf", "0", "--workers", String(workers), "--output", project.path(`w${workers}.mp4`)]));
+    }),
+  ]);
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(() => project?.remove());
 
@@ -63,5 +67,12 @@ describe("one history", () => {
     expect(many).toHaveLength(one.length);
     const differing = one.flatMap((bytes, n) => (many[n]!.equals(bytes) ? [] : [n]));
     expect(differing, "frames that differ from --workers 1").toEqual([]);
+  });
+
+  it("gives the same decoded mp4 frames with --workers 2 and --workers 1", async () => {
+    for (const [workers, result] of mp4Results) expect(result.code, `mp4 with --workers ${workers}: ${result.stderr}`).toBe(0);
+    const [one, two] = await Promise.all([decodeAllFrames(project.path("w1.mp4")), decodeAllFrames(project.path("w2.mp4"))]);
+    expect(two).toHaveLength(HISTORY_FRAMES);
+    expect(one.flatMap((frame, n) => (frame.data.equals(two[n]!.data) ? [] : [n])), "decoded frames that differ").toEqual([]);
   });
 });
