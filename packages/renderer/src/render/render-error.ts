@@ -8,6 +8,8 @@ export type RenderErrorCode =
   | "page-error"
   | "media-error"
   | "not-ready"
+  | "page-crashed"
+  | "page-hung"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */

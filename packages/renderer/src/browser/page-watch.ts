@@ -1,0 +1,92 @@
+import type { CDPSession, Page } from "puppeteer-core";
+import { RenderError } from "../render/render-error.js";
+
+/**
+ * How long a page that missed a deadline has to answer a trivial question before it counts as
+ * hung: a page busy drawing a heavy frame answers within it, a script that never returns does not.
+ */
+export const HANG_GRACE_MS = 2000;
+
+/** Deadline of a CDP call that does no page work (settings, probes). */
+const PLAIN_CALL_MS = 10_000;
+
+/** Resolves to "timeout" after `ms`; `cancel` stops the timer once the race is decided. */
+function deadline(ms: number): { expired: Promise<"timeout">; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  return { expired, cancel: () => clearTimeout(timer) };
+}
+
+/**
+ * Watches one composition page so that no call to it waits forever: a crash of its renderer
+ * process ends every pending call at once (page-crashed), and a call that misses its deadline
+ * while the page no longer answers at all ends as page-hung. Messages name where the render was.
+ */
+export class PageWatch {
+  /** Where the render is, for messages: "while loading", "at frame 12 (0.400 s)". */
+  where = "while loading";
+  private crash: RenderError | undefined;
+  private readonly crashed: Promise<never>;
+
+  constructor(
+    page: Page,
+    private readonly cdp: CDPSession,
+  ) {
+    let fail: (error: RenderError) => void = () => undefined;
+    this.crashed = new Promise<never>((_, reject) => {
+      fail = reject;
+    });
+    this.crashed.catch(() => undefined);
+    // Puppeteer reports Inspector.targetCrashed (a killed or out-of-memory renderer) as "error".
+    page.once("error", () => {
+      this.crash = new RenderError("page-crashed", `the page's renderer process crashed ${this.where} (out of memory, or killed)`);
+      fail(this.crash);
+    });
+  }
+
+  /** Rejects at once if the renderer has crashed, whenever `call` would otherwise settle. */
+  guard<T>(call: Promise<T>): Promise<T> {
+    if (this.crash) return Promise.reject(this.crash);
+    return Promise.race([call, this.crashed]);
+  }
+
+  /**
+   * `call` within `ms`; past it, a page that still answers gets `late()` (its own explanation of
+   * what it waits for), one that does not is hung.
+   */
+  async within<T>(call: Promise<T>, ms: number, late: () => Promise<RenderError>): Promise<T> {
+    call.catch(() => undefined);
+    const { expired, cancel } = deadline(ms);
+    const outcome = await this.guard(Promise.race([call, expired])).finally(cancel);
+    if (outcome !== "timeout") return outcome as T;
+    throw await this.overdue(ms, late);
+  }
+
+  /** The error for a call that missed its `ms` deadline: page-hung, or what `late()` says. */
+  async overdue(ms: number, late: () => Promise<RenderError>): Promise<RenderError> {
+    if (!(await this.answers())) return this.hung(ms);
+    return this.guard(late());
+  }
+
+  /** A CDP call that does no page work, with a deadline all the same. */
+  send: CDPSession["send"] = ((method: string, params?: object) =>
+    this.within(this.cdp.send(method as never, params as never), PLAIN_CALL_MS, async () => this.hung(PLAIN_CALL_MS))) as CDPSession["send"];
+
+  private hung(ms: number): RenderError {
+    return new RenderError(
+      "page-hung",
+      `the page stopped answering ${this.where}: a script ran for more than ${(ms + HANG_GRACE_MS) / 1000} s without returning`,
+    );
+  }
+
+  /** Whether the page's main thread evaluates a trivial expression within the grace period. */
+  private async answers(): Promise<boolean> {
+    const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true });
+    probe.catch(() => undefined);
+    const { expired, cancel } = deadline(HANG_GRACE_MS);
+    const outcome = await this.guard(Promise.race([probe, expired])).finally(cancel);
+    return outcome !== "timeout";
+  }
+}
