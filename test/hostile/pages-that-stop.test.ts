@@ -94,3 +94,23 @@ describe("a renderer process that dies", () => {
     expect(expectCleanFailure("renderer-killed", "page-crashed")).toMatch(/renderer process crashed at frame \d+/);
   });
 });
+
+describe("a page that leaves the composition at 0.2 s", () => {
+  it("navigating to another page: left-composition, naming frame 6 and where it went", () => {
+    const message = expectCleanFailure("navigates-away", "left-composition");
+    expect(message).toContain("at frame 6 (0.200 s)");
+    expect(message).toContain("other.html");
+  });
+
+  it("reloading itself: left-composition, naming frame 6", () => {
+    const message = expectCleanFailure("reloads", "left-composition");
+    expect(message).toContain("at frame 6 (0.200 s)");
+    expect(message).toContain("reloaded");
+  });
+
+  it("replacing its document with document.open/write: left-composition, naming frame 6", () => {
+    const message = expectCleanFailure("writes-another-page", "left-composition");
+    expect(message).toContain("at frame 6 (0.200 s)");
+    expect(message).toContain("document.open");
+  });
+});

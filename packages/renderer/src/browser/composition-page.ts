@@ -135,6 +135,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     throw error;
   });
   const info = await waitUntilReady(cdp, watch, options.readyTimeoutMs);
+  await watch.holdTo(page.url());
   const captureFrame = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
   const capture = () =>
     watch.within(captureFrame(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));

@@ -27,6 +27,7 @@ function deadline(ms: number): { expired: Promise<"timeout">; cancel: () => void
 export class PageWatch {
   /** Where the render is, for messages: "while loading", "at frame 12 (0.400 s)". */
   where = "while loading";
+  /** Set when the page can no longer be used: its renderer crashed, or it left the composition. */
   private crash: RenderError | undefined;
   private readonly crashed: Promise<never>;
 
@@ -34,16 +35,41 @@ export class PageWatch {
     page: Page,
     private readonly cdp: CDPSession,
   ) {
-    let fail: (error: RenderError) => void = () => undefined;
-    this.crashed = new Promise<never>((_, reject) => {
-      fail = reject;
+    let reject: (error: RenderError) => void = () => undefined;
+    this.crashed = new Promise<never>((_, fail) => {
+      reject = fail;
     });
     this.crashed.catch(() => undefined);
+    this.fail = (error) => {
+      this.crash ??= error;
+      reject(this.crash);
+    };
     // Puppeteer reports Inspector.targetCrashed (a killed or out-of-memory renderer) as "error".
-    page.once("error", () => {
-      this.crash = new RenderError("page-crashed", `the page's renderer process crashed ${this.where} (out of memory, or killed)`);
-      fail(this.crash);
+    page.once("error", () => this.fail(new RenderError("page-crashed", `the page's renderer process crashed ${this.where} (out of memory, or killed)`)));
+  }
+
+  private readonly fail: (error: RenderError) => void;
+
+  /**
+   * From now on the page must stay on `url`: navigating its top frame elsewhere, reloading it or
+   * replacing its document (document.open) fails every call as left-composition.
+   */
+  async holdTo(url: string): Promise<void> {
+    const left = (how: string) => this.fail(new RenderError("left-composition", `the page left the composition ${this.where}: ${how}`));
+    const { frameTree } = await this.send("Page.getFrameTree");
+    const top = frameTree.frame.id;
+    // A navigation is reported as soon as the page asks for it, frames before it commits.
+    this.cdp.on("Page.frameRequestedNavigation", ({ frameId, reason, url: target }) => {
+      if (frameId !== top) return;
+      left(reason === "reload" || target === url ? "it reloaded itself" : `it navigated to ${target}`);
     });
+    this.cdp.on("Page.frameNavigated", ({ frame }) => {
+      if (!frame.parentId) left(frame.url === url ? "it reloaded itself" : `it navigated to ${frame.url}`);
+    });
+    this.cdp.on("Page.documentOpened", ({ frame }) => {
+      if (!frame.parentId) left("it replaced its document with document.open()");
+    });
+    await this.send("Page.enable");
   }
 
   /** Rejects at once if the renderer has crashed, whenever `call` would otherwise settle. */

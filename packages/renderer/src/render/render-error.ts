@@ -10,6 +10,7 @@ export type RenderErrorCode =
   | "not-ready"
   | "page-crashed"
   | "page-hung"
+  | "left-composition"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */
