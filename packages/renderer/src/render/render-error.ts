@@ -11,6 +11,7 @@ export type RenderErrorCode =
   | "page-crashed"
   | "page-hung"
   | "left-composition"
+  | "invalid-output"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */
