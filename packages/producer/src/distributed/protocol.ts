@@ -93,12 +93,33 @@ export function taskId(requestId: string, kind: TaskData["kind"], index?: number
   return kind === "chunk" ? `${requestId}.chunk.${index}` : `${requestId}.${kind}`;
 }
 
-/** Where a chunked render keeps its chunks and mixed audio: hidden, inside the shared outputs directory. */
-export function chunkDirectory(outputsDir: string, requestId: string): string {
-  return join(outputsDir, ".compose-chunks", requestId);
+/**
+ * A request id as servers make them (a UUID), or any plain name a path may hold: whoever can
+ * write to Redis could otherwise steer a worker's writes and deletions out of --outputs.
+ */
+export function isRequestId(id: unknown): id is string {
+  return typeof id === "string" && /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(id);
 }
 
+/** Thrown for job data that no server writes: its paths would not be safe to use. */
+export class InvalidJobError extends Error {
+  override name = "InvalidJobError";
+}
+
+function requireRequestId(id: unknown): string {
+  if (!isRequestId(id)) throw new InvalidJobError(`the request id ${JSON.stringify(id)?.slice(0, 80)} is not a plain name (letters, digits, - and _)`);
+  return id;
+}
+
+/** Where a chunked render keeps its chunks and mixed audio: hidden, inside the shared outputs directory. */
+export function chunkDirectory(outputsDir: string, requestId: string): string {
+  return join(outputsDir, ".compose-chunks", requireRequestId(requestId));
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
 export function chunkPath(directory: string, index: number, format: OutputFormat): string {
+  if (!isCount(index)) throw new InvalidJobError(`the chunk index ${JSON.stringify(index)?.slice(0, 80)} is not a whole number`);
   return join(directory, `chunk-${String(index).padStart(5, "0")}${outputExtension(format)}`);
 }
 
@@ -107,8 +128,31 @@ export function chunkAudioPath(directory: string, format: OutputFormat): string 
 }
 
 /** A name a job may write to inside the outputs directory: one plain file or directory name. */
-export function isOutputName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes("..");
+export function isOutputName(name: unknown): name is string {
+  return typeof name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) && !name.includes("..");
+}
+
+/** Refuses a request's job whose fields would name paths outside the shared directories. */
+export function checkRenderJobData(data: unknown): RenderJobData {
+  const candidate = (data ?? {}) as Partial<Record<keyof RenderJobData, unknown>>;
+  requireRequestId(candidate.requestId);
+  if (typeof candidate.composition !== "string") throw new InvalidJobError("the job names no composition");
+  if (!isOutputName(candidate.outputName)) throw new InvalidJobError(`the output name ${JSON.stringify(candidate.outputName)?.slice(0, 80)} is not a plain file name`);
+  if (typeof candidate.options !== "object" || candidate.options === null) throw new InvalidJobError("the job has no render options");
+  return data as RenderJobData;
+}
+
+/** Refuses a task whose request id or chunk numbers would not make safe paths. */
+export function checkTaskData(data: unknown): TaskData {
+  const candidate = (data ?? {}) as Record<string, unknown>;
+  requireRequestId(candidate.requestId);
+  if (!["render", "plan", "chunk", "assemble"].includes(candidate.kind as string)) throw new InvalidJobError(`the task kind ${JSON.stringify(candidate.kind)?.slice(0, 40)} is unknown`);
+  if (candidate.kind === "chunk" || candidate.kind === "assemble") {
+    if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index))) {
+      throw new InvalidJobError("the task's chunk numbers are not whole numbers");
+    }
+  }
+  return data as TaskData;
 }
 
 export function payloadBytes(data: unknown): number {

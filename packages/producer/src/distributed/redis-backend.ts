@@ -10,7 +10,7 @@ import {
   cancelledKey,
   checkPayloadSize,
   decodeFailure,
-  isOutputName,
+  checkRenderJobData,
   QUEUE_PREFIX,
   RENDERS_QUEUE,
   RETAIN_SECONDS,
@@ -70,9 +70,12 @@ function within(promise: Promise<void>, ms: number): Promise<void> {
 }
 
 function isRenderJobData(data: unknown): data is RenderJobData {
-  const candidate = data as Partial<RenderJobData> | undefined;
-  return typeof candidate?.requestId === "string" && typeof candidate.composition === "string" && typeof candidate.outputName === "string" &&
-    isOutputName(candidate.outputName) && typeof candidate.options === "object" && candidate.options !== null;
+  try {
+    checkRenderJobData(data);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function finishedEvent(job: RenderJob, result: RenderResult): RenderFinishedEvent {

@@ -1,5 +1,5 @@
 import { mkdir, realpath, rm } from "node:fs/promises";
-import { Queue, QueueEvents, WaitingError, Worker, type Job } from "bullmq";
+import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { RenderError } from "@compose/renderer";
 import { CONCURRENCY_LIMITS } from "../config/server-config.js";
@@ -9,9 +9,12 @@ import { coordinate, tasksEnded, TaskFailure } from "./coordinator.js";
 import {
   CANCEL_CHANNEL,
   cancelledKey,
+  checkRenderJobData,
+  checkTaskData,
   chunkDirectory,
   decodeFailure,
   encodeFailure,
+  InvalidJobError,
   QUEUE_PREFIX,
   RENDERS_QUEUE,
   TASKS_QUEUE,
@@ -72,7 +75,7 @@ class Activities {
 /** A failure as BullMQ keeps it: `code: message`. */
 function failureOf(error: unknown, activity: Activity): { code: string; message: string } {
   if (activity.reason === "cancelled") return { code: "cancelled", message: "render cancelled" };
-  if (error instanceof TaskFailure) return decodeFailure(error.message);
+  if (error instanceof TaskFailure || error instanceof UnrecoverableError) return decodeFailure(error.message);
   if (error instanceof RenderError) return { code: error.code, message: error.message };
   return { code: "internal-error", message: error instanceof Error ? error.message : String(error) };
 }
@@ -138,7 +141,19 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     throw new WaitingError();
   }
 
+  /** Refuses job data no server writes before any of it becomes a path; such a job is not retried. */
+  function checked<T>(job: Job, data: unknown, check: (data: unknown) => T): T {
+    try {
+      return check(data);
+    } catch (error) {
+      if (!(error instanceof InvalidJobError)) throw error;
+      log(`${stamp()} refused ${job.id}: invalid-job: ${error.message}`);
+      throw new UnrecoverableError(encodeFailure("invalid-job", error.message));
+    }
+  }
+
   const processTask = async (job: Job<TaskData>, token?: string): Promise<TaskResult> => {
+    checked(job, job.data, checkTaskData);
     const activity = activities.begin(job.data.requestId, "task");
     const what = describeTask(job.data);
     const startedAt = Date.now();
@@ -146,8 +161,9 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     try {
       if (await client.exists(cancelledKey(job.data.requestId))) activities.stop("cancelled", (other) => other === activity);
       if (activity.controller.signal.aborted) throw activity.controller.signal.reason;
-      const request = (await renders.getJob(job.data.requestId))?.data;
-      if (!request) throw new RenderError("cancelled", `request ${job.data.requestId} is no longer in the queue`);
+      const stored = await renders.getJob(job.data.requestId);
+      if (!stored) throw new RenderError("cancelled", `request ${job.data.requestId} is no longer in the queue`);
+      const request = checked(stored, stored.data, checkRenderJobData);
       const result = await runTask(job, request, taskContext, activity.controller.signal);
       log(`${stamp()} finished ${job.id} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
       return result;
@@ -162,7 +178,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
   };
 
   const processRender = async (job: Job<RenderJobData>, token?: string): Promise<RenderResult> => {
-    const { requestId } = job.data;
+    const { requestId } = checked(job, job.data, checkRenderJobData);
     const activity = activities.begin(requestId, "coordinator");
     const created: string[] = [];
     try {

@@ -5,6 +5,7 @@ import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
 import type { FrameStats } from "../render/render-events.js";
+import { PageWatch } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
@@ -17,11 +18,12 @@ export interface CompositionPageOptions {
   /** The render's quality preset, which sets the JPEG quality of mp4 frames. */
   quality: QualityName;
   boot: ComposeBootConfig;
+  /** The render's frame rate, to name a frame in messages. */
+  fps?: number;
   readyTimeoutMs: number;
   /** Reuse the previous frame's image when the page says the seek changed nothing. */
   reuseFrames: boolean;
 }
-
 
 /** A loaded composition that can be seeked and captured, one frame at a time. */
 export interface CompositionPage {
@@ -64,8 +66,8 @@ export function describePageError(error: PageError): string {
   return `page script error: ${error.message}${where}`;
 }
 
-async function failOnPageErrors(cdp: CDPSession): Promise<void> {
-  const { result } = await cdp.send("Runtime.evaluate", {
+async function failOnPageErrors(watch: PageWatch): Promise<void> {
+  const { result } = await watch.send("Runtime.evaluate", {
     expression: "JSON.stringify(window.__compose ? window.__compose.errors : [])",
     returnByValue: true,
   });
@@ -82,27 +84,24 @@ const PENDING_EXPRESSION = `JSON.stringify((() => {
   return pending;
 })())`;
 
-/** Evaluates an expression whose promise the page may never settle; a timeout names what is pending. */
-async function evaluateWithin(cdp: CDPSession, expression: string, timeoutMs: number, what: string) {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
+/**
+ * Evaluates an expression whose promise the page may never settle; a timeout names what is
+ * pending, or that the page stopped answering altogether.
+ */
+function evaluateWithin(cdp: CDPSession, watch: PageWatch, expression: string, timeoutMs: number, what: string) {
   const evaluation = cdp.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
-  const outcome = await Promise.race([evaluation, timeout]).finally(() => clearTimeout(timer));
-  if (outcome !== "timeout") return outcome;
-  throw await notReady(cdp, what, timeoutMs);
+  return watch.within(evaluation, timeoutMs, () => notReady(watch, what, timeoutMs));
 }
 
-async function notReady(cdp: CDPSession, what: string, timeoutMs: number): Promise<RenderError> {
-  const { result } = await cdp.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
+async function notReady(watch: PageWatch, what: string, timeoutMs: number): Promise<RenderError> {
+  const { result } = await watch.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
   const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "promises handed to __compose.onSeek";
   return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 
-async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<CompositionInfo> {
-  const outcome = await evaluateWithin(cdp, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
-  await failOnPageErrors(cdp);
+async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: number): Promise<CompositionInfo> {
+  const outcome = await evaluateWithin(cdp, watch, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
+  await failOnPageErrors(watch);
   if (outcome.exceptionDetails) {
     const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
     throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
@@ -113,32 +112,42 @@ async function waitUntilReady(cdp: CDPSession, timeoutMs: number): Promise<Compo
 export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
   const page = await createPage(browser, options);
   const cdp = await page.createCDPSession();
-  await cdp.send("Emulation.setDeviceMetricsOverride", {
+  const watch = new PageWatch(page, cdp);
+  await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
     height: options.height,
     deviceScaleFactor: 1,
     mobile: false,
   });
   if (options.transparent) {
-    await cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
+    await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
-  await page.evaluateOnNewDocument(runtimeSource(options.boot));
-  if (options.captureMode === "beginframe") await cdp.send("HeadlessExperimental.enable");
+  await watch.guard(page.evaluateOnNewDocument(runtimeSource(options.boot)));
+  if (options.captureMode === "beginframe") await watch.send("HeadlessExperimental.enable");
   const load = async (): Promise<CompositionInfo> => {
+    watch.where = "while loading";
+    watch.release();
     // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
-    await page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs }).catch(async (error: unknown) => {
-      if (error instanceof TimeoutError) throw await notReady(cdp, "the composition did not load", options.readyTimeoutMs);
+    const loading = page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs });
+    await watch.guard(loading).catch(async (error: unknown) => {
+      if (error instanceof TimeoutError) {
+        throw await watch.overdue(options.readyTimeoutMs, () => notReady(watch, "the composition did not load", options.readyTimeoutMs));
+      }
       throw error;
     });
-    return waitUntilReady(cdp, options.readyTimeoutMs);
+    const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs);
+    await watch.holdTo(page.url());
+    return ready;
   };
   const info = await load();
-  const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
+  const captureFrame = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
+  const capture = () =>
+    watch.within(captureFrame(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
-    const { result, exceptionDetails } = await evaluateWithin(cdp, expression, options.readyTimeoutMs, what);
+    const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
     if (exceptionDetails) {
-      await failOnPageErrors(cdp);
+      await failOnPageErrors(watch);
       const message = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text;
       throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
     }
@@ -152,15 +161,17 @@ export async function openCompositionPage(browser: Browser, options: Composition
 
   /** Seeks to `t`; resolves to whether the frame may have changed since the last seek. */
   const seek = async (t: number): Promise<boolean> => {
+    watch.where = options.fps ? `at frame ${Math.round(t * options.fps)} (${t.toFixed(3)} s)` : `at ${t.toFixed(3)} s`;
     const { result, exceptionDetails } = await evaluateWithin(
       cdp,
+      watch,
       // One round trip: seek, then report failed page scripts, whether anything changed, and history.
       `window.__compose.seek(${t}).then(() => [window.__compose.errors.length, window.__compose.changed, window.__compose.needsHistory])`,
       options.readyTimeoutMs,
       `the frame at ${t.toFixed(3)} s was not ready`,
     );
     const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
-    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(cdp);
+    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch);
     if (exceptionDetails) {
       throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
     }
@@ -174,8 +185,12 @@ export async function openCompositionPage(browser: Browser, options: Composition
     get needsHistory() {
       return needsHistory;
     },
-    describeMedia: () => evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media"),
+    describeMedia: () => {
+      watch.where = "while listing its media";
+      return evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media");
+    },
     async prepareMedia(plans) {
+      watch.where = "while preparing its media";
       mediaPlans = plans;
       compositionPage.info = await evaluate<CompositionInfo>(
         `window.__compose.prepareMedia(${JSON.stringify(plans)})`,

@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
 import pLimit from "p-limit";
@@ -5,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../browser/composition-page.js";
 import { RenderError } from "../render/render-error.js";
-import { FRAMES_PREFIX } from "../serve/project-server.js";
+import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
 import type { AudioClip } from "./audio-mix.js";
 import { extractFrames } from "./extract-frames.js";
 import { contentHash, exists } from "./media-cache.js";
@@ -42,12 +43,12 @@ function mediaError(media: MediaDescription, shown: string, problem: string): Re
 }
 
 /** A project URL becomes the file it serves; other http(s) URLs are read by ffmpeg as they are. */
-function locate(media: MediaDescription, context: MediaContext): { input: string; shown: string; local: boolean } {
+function locate(media: MediaDescription, context: MediaContext): { input: string; shown: string; local: boolean; project?: string } {
   if (media.src.startsWith(context.baseUrl)) {
     const path = decodeURIComponent(new URL(media.src).pathname);
     const file = join(context.projectRoot, path);
     if (relative(context.projectRoot, file).startsWith(`..${sep}`)) throw mediaError(media, path, "is outside the project directory");
-    return { input: file, shown: path.replace(/^\//, ""), local: true };
+    return { input: file, shown: path.replace(/^\//, ""), local: true, project: new URL(media.src).pathname };
   }
   if (/^https?:/.test(media.src)) return { input: media.src, shown: media.src, local: false };
   if (media.src.startsWith("file:")) return { input: fileURLToPath(media.src), shown: media.src, local: true };
@@ -56,8 +57,12 @@ function locate(media: MediaDescription, context: MediaContext): { input: string
 
 async function openSource(media: MediaDescription, context: MediaContext): Promise<Source> {
   if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
-  const { input, shown, local } = locate(media, context);
+  const { input, shown, local, project } = locate(media, context);
   if (local && !(await exists(input))) throw mediaError(media, shown, "the file does not exist");
+  // ffmpeg reads the file itself, so it is held to what the project server would serve.
+  if (project !== undefined && !(await servesFile(await realpath(context.projectRoot), project))) {
+    throw mediaError(media, shown, "is not a regular file inside the project (a dotfile, or a symbolic link out of it)");
+  }
   const facts = await probeSource(input).catch((error: unknown) => {
     if (error instanceof RenderError) throw error;
     throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);

@@ -39,6 +39,7 @@ async function openPagesIn(
         image: frameImageFormat(options.format),
         quality: options.quality,
         boot: { variables: options.variables ?? {} },
+        fps: options.fps,
         readyTimeoutMs: readyTimeout(request),
         reuseFrames: request.reuseFrames ?? true,
       }),

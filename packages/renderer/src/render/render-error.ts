@@ -8,6 +8,10 @@ export type RenderErrorCode =
   | "page-error"
   | "media-error"
   | "not-ready"
+  | "page-crashed"
+  | "page-hung"
+  | "left-composition"
+  | "invalid-output"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */

@@ -7,6 +7,7 @@ import { runFfmpeg } from "../encode/ffmpeg-process.js";
 import type { FrameSink } from "../encode/frame-sink.js";
 import { OutputAssembly } from "../encode/output-assembly.js";
 import { audioFileName, mixArgs, shiftClips } from "../media/audio-mix.js";
+import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
@@ -101,6 +102,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const workers = resolveWorkerCount(options.workers, availableParallelism());
+  await checkOutput(request.output, options.format);
   const { composition, pages, mode, media, info } = await openSession(request, workers, context);
   const workDir = await mkdtemp(join(tmpdir(), "compose-render-"));
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));

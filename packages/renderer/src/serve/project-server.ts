@@ -1,5 +1,7 @@
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { realpath, stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join, sep } from "node:path";
 import sirv from "sirv";
 
 export interface ProjectServer {
@@ -12,13 +14,47 @@ export interface ProjectServer {
 export const FRAMES_PREFIX = "/__compose/frames/";
 
 /**
+ * Whether a URL path names a regular file that really lies inside `root` (a real path): no
+ * dotfile or dot-directory, and no symbolic link that leads out of the root.
+ */
+export async function servesFile(root: string, urlPath: string): Promise<boolean> {
+  let path: string;
+  try {
+    path = decodeURIComponent(urlPath.split("?")[0]!);
+  } catch {
+    return false;
+  }
+  const segments = path.split("/").filter(Boolean);
+  if (segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))) return false;
+  try {
+    const real = await realpath(join(root, ...segments));
+    if (!real.startsWith(root + sep)) return false;
+    return (await stat(real)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
+
+/** Serves only what servesFile allows from `dir`; anything else is 404, never a listing. */
+function regularFilesOf(dir: string): Handler {
+  const files = sirv(dir, { dev: true, dotfiles: false, etag: false });
+  return (request, response, next) => {
+    // Resolved per request: the frames directory may appear only once the render has begun.
+    realpath(dir)
+      .then((root) => servesFile(root, request.url ?? "/"))
+      .then((allowed) => (allowed ? files(request, response, next) : next()), next);
+  };
+}
+
+/**
  * Serves a project directory to the browser on an ephemeral loopback port, and the extracted
  * video frames under FRAMES_PREFIX.
  */
 export async function serveProject(root: string, framesDir: string): Promise<ProjectServer> {
-  const options = { dev: true, dotfiles: false, etag: false };
-  const files = sirv(root, options);
-  const frames = sirv(framesDir, options);
+  const files = regularFilesOf(root);
+  const frames = regularFilesOf(framesDir);
   const notFound = (response: ServerResponse) => () => {
     response.statusCode = 404;
     response.end("not found");

@@ -1,0 +1,51 @@
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { dirname, extname, join } from "node:path";
+import { OUTPUT_FORMATS, outputExtension, type OutputFormat } from "@compose/core";
+import { RenderError } from "../render/render-error.js";
+
+function invalid(output: string, problem: string): RenderError {
+  return new RenderError("invalid-output", `the output ${output} ${problem}`);
+}
+
+/** The format an output's extension names, when it is one of ours. */
+function formatOfExtension(output: string): OutputFormat | undefined {
+  const extension = extname(output).toLowerCase();
+  return OUTPUT_FORMATS.find((format) => format !== "png-sequence" && outputExtension(format) === extension);
+}
+
+async function statOf(path: string) {
+  return stat(path).catch(() => undefined);
+}
+
+/**
+ * Refuses an output path that cannot work, before any browser starts: an existing directory for
+ * a file format (or a file for png-sequence), an extension naming another format, a place under
+ * a file, or a directory the render may not write in.
+ */
+export async function checkOutput(output: string, format: OutputFormat): Promise<void> {
+  const named = formatOfExtension(output);
+  if (named && named !== format) {
+    throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use --format ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
+  }
+  const existing = await statOf(output);
+  if (existing?.isDirectory() && format !== "png-sequence") {
+    throw invalid(output, `is a directory; a ${format} output is a file: give a file name such as ${join(output, `video${outputExtension(format)}`)}`);
+  }
+  if (existing && !existing.isDirectory() && format === "png-sequence") {
+    throw invalid(output, "is a file; png-sequence writes a directory of frames: give a directory");
+  }
+  // The render writes beside the output first (then renames), so that place must take new entries.
+  let place = dirname(output);
+  let info = await statOf(place);
+  while (!info && dirname(place) !== place) {
+    place = dirname(place);
+    info = await statOf(place);
+  }
+  if (!info?.isDirectory()) throw invalid(output, `cannot be created: ${place} is not a directory`);
+  try {
+    await rm(await mkdtemp(join(place, ".compose-write-check-")), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "an error";
+    throw invalid(output, `cannot be written: ${place} refuses new files (${code})`);
+  }
+}
