@@ -65,6 +65,8 @@ export {
   resolveWorkerCount,
   frameCount,
   outputExtension,
+  formatOfExtension,
+  formatOfOutputPath,
   OUTPUT_FORMATS,
   FRAME_RATES,
   QUALITY_NAMES,
@@ -78,4 +80,5 @@ export {
   type RenderOptionsInput,
   type OptionProblem,
   type OptionsResult,
+  type OutputFormatChoice,
 } from "./options/render-options.js";

@@ -1,41 +1,72 @@
-import { Command, Option } from "commander";
+import { Command } from "commander";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
+import { formatOfOutputPath, outputExtension, OUTPUT_FORMATS, QUALITY_NAMES, type RenderOptions } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
+import { UsageError } from "../usage-error.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
 const EXIT_INTERRUPTED = 130;
+
+/**
+ * --format, else what the output path asks for (its extension, or a directory for
+ * png-sequence); one frame (--frame, --time) is always a PNG image.
+ */
+function chooseFormat(flags: RenderFlags): string | undefined {
+  const still = flags.frame !== undefined || flags.time !== undefined;
+  if (still) {
+    if (flags.format !== undefined && flags.format !== "png-sequence") {
+      throw new UsageError(`--${flags.frame !== undefined ? "frame" : "time"} writes one PNG image; leave out --format ${flags.format}`);
+    }
+    return "png-sequence";
+  }
+  if (flags.format !== undefined || flags.output === undefined) return flags.format;
+  const isDirectory = statSync(flags.output, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  const choice = formatOfOutputPath(flags.output, isDirectory);
+  if (!choice.ok) throw new UsageError(`--output ${flags.output} ${choice.problem}`);
+  return choice.format;
+}
+
+function defaultOutput(name: string, options: RenderOptions, selection: FrameSelection): string {
+  if (selection.still) return `renders/${name}${selection.suffix}.png`;
+  return `renders/${name}${selection.suffix}${outputExtension(options.format)}`;
+}
 
 export function registerRender(program: Command): void {
   program
     .command("render")
     .description("Render a composition to a video file or a PNG sequence.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
-    .option("-o, --output <path>", "output file; a directory for png-sequence (default: renders/<name>.<format>)")
-    .addOption(new Option("-f, --format <format>", `output format: ${OUTPUT_FORMATS.join(", ")}`).default(undefined, "mp4"))
-    .addOption(new Option("--fps <fps>", "frames per second: 24, 30 or 60").default(undefined, "30"))
-    .addOption(new Option("--quality <preset>", `encoding preset: ${QUALITY_NAMES.join(", ")}`).default(undefined, "standard"))
-    .option("--crf <n>", "constant rate factor 0-51, overriding the preset (not with --video-bitrate)")
-    .option("--video-bitrate <rate>", "target bitrate such as 5M or 800k (not with --crf)")
-    .addOption(new Option("--workers <n>", "parallel browser workers, 1-8 or auto").default(undefined, "auto"))
-    .option("--max-concurrent-renders <n>", "simultaneous renders in the producer server, 1-10")
-    .option("--gpu", "hardware video encoding when available")
-    .option("--browser-gpu", "let the browser use the host GPU (default in local mode)")
-    .option("--no-browser-gpu", "refuse the host GPU for reproducible capture")
-    .option("--hdr", "force HDR output (mp4 only)")
-    .option("--sdr", "force SDR output")
-    .option("--docker", "render inside the compose-render container image, for deterministic output (needs Docker)")
-    .option("--quiet", "print only errors and the output path")
-    .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
-    .option("--variables-file <path>", "a JSON file holding variable values")
-    .option("--strict-variables", "treat variable warnings as errors")
+    .option("-o, --output <path>", "output file, or a directory for png-sequence (default: renders/<name>.<format>; renders/<name>-frame-<n>.png with --frame)")
+    .option("-f, --format <format>", `output format: ${OUTPUT_FORMATS.join(", ")} (default: from the output's extension, a directory for png-sequence; else mp4)`)
+    .option("--fps <fps>", "frames per second: 24, 30 or 60 (default: 30)")
+    .option("--quality <preset>", `encoding preset: ${QUALITY_NAMES.join(", ")} (default: standard)`)
+    .option("--crf <n>", "constant rate factor 0-51, overriding the preset (not with --video-bitrate; default: the preset's)")
+    .option("--video-bitrate <rate>", "target bitrate such as 5M or 800k (not with --crf; default: none, the preset's CRF)")
+    .option("--workers <n>", "parallel browser workers, 1-8 or auto (default: auto, half the cores, at most 4)")
+    .option("--frame <n>", "render only frame n, as one PNG image")
+    .option("--time <seconds>", "render only the frame at this time, as one PNG image")
+    .option("--frames <a-b>", "render only frames a to b, both included (a- for a to the end)")
+    .option("--max-concurrent-renders <n>", "producer server only (compose serve): how many renders run at once, 1-10; checked here, no effect on one render (default: 2)")
+    .option("--gpu", "hardware video encoding when available (default: off)")
+    .option("--browser-gpu", "let the browser use the host GPU (default: on in local mode)")
+    .option("--no-browser-gpu", "refuse the host GPU for reproducible capture (default in container mode)")
+    .option("--hdr", "force HDR output, mp4 only (default: HDR when an HDR source is found)")
+    .option("--sdr", "force SDR output (default: off)")
+    .option("--docker", "render inside the compose-render container image, for deterministic output (needs Docker; default: off)")
+    .option("--quiet", "print only errors and the output path (default: off)")
+    .option("--variables <json>", "variable values for the top-level composition, as a JSON object (default: the declared defaults)")
+    .option("--variables-file <path>", "a JSON file holding variable values, under --variables")
+    .option("--strict-variables", "treat variable warnings as errors (default: off)")
     .action(async (pathArg: string, flags: RenderFlags) => {
-      const options = await renderOptionsFromFlags(flags);
+      const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
+      const selection = selectFrames(flags, options.fps);
       const settings = renderSettingsFromEnvironment(process.env);
       const entry = resolveCompositionEntry(pathArg);
-      const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
+      const output = resolve(flags.output ?? defaultOutput(entry.name, options, selection));
       if (options.docker) {
         // The same render, by the CLI inside the compose-render image; this process starts no browser.
         const { renderInContainer } = await import("../docker/docker-render.js");
@@ -61,6 +92,8 @@ export function registerRender(program: Command): void {
             composition: entry.file,
             output,
             options,
+            frames: selection.frames,
+            still: selection.still,
             ...settings,
           },
           { onEvent: report, signal: controller.signal },

@@ -94,7 +94,7 @@ function bindMount(source: string, target: string, readonly: boolean): string {
 }
 
 /** Value flags passed on unchanged, in this order. */
-const VALUE_FLAGS = ["format", "fps", "quality", "crf", "videoBitrate", "workers", "maxConcurrentRenders", "variables"] as const;
+const VALUE_FLAGS = ["format", "fps", "quality", "crf", "videoBitrate", "workers", "frame", "time", "frames", "maxConcurrentRenders", "variables"] as const;
 /** Switches passed on unchanged, in this order. */
 const SWITCHES = ["gpu", "hdr", "sdr", "strictVariables", "quiet"] as const;
 

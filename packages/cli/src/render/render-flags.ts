@@ -3,9 +3,10 @@ import { validateRenderOptions, type RenderOptions } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
+import type { FrameFlags } from "./frame-selection.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
-export interface RenderFlags {
+export interface RenderFlags extends FrameFlags {
   output?: string;
   format?: string;
   fps?: string;

@@ -83,7 +83,7 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
           out.write(`${displayPath(event.output)}\n`);
           return;
         }
-        out.write(`Captured ${event.frames} frames in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
+        out.write(`Captured ${event.frames} frame${event.frames === 1 ? "" : "s"} in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
         if (event.stats.replayedFrames > 0) {
           out.write(`Replayed ${event.stats.replayedFrames} frames of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`);
         }

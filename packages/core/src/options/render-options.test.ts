@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultWorkerCount, frameCount, validateRenderOptions } from "./render-options.js";
+import { defaultWorkerCount, formatOfExtension, formatOfOutputPath, frameCount, validateRenderOptions } from "./render-options.js";
 
 describe("validateRenderOptions", () => {
   it("fills SPEC.md's defaults", () => {
@@ -63,5 +63,36 @@ describe("worker and frame rules", () => {
     expect(frameCount(1, 30)).toBe(30);
     expect(frameCount(0.5, 24)).toBe(12);
     expect(frameCount(2.01, 60)).toBe(121);
+  });
+});
+
+describe("formatOfOutputPath", () => {
+  it.each([
+    ["out.mp4", false, "mp4"],
+    ["renders/Out.MOV", false, "mov"],
+    ["a.b/clip.webm", false, "webm"],
+    ["frames/", false, "png-sequence"],
+    ["frames", false, "png-sequence"],
+    ["existing.mp4", true, "png-sequence"],
+    ["C:\\renders\\clip.webm", false, "webm"],
+  ])("%s (directory: %s) is %s", (path, isDirectory, format) => {
+    expect(formatOfOutputPath(path, isDirectory)).toEqual({ ok: true, format });
+  });
+
+  it("refuses an extension that names no format, saying what is allowed", () => {
+    const choice = formatOfOutputPath("clip.gif", false);
+    expect(choice).toEqual({ ok: false, problem: expect.stringMatching(/ends in \.gif, which names no output format: use \.mp4, \.mov or \.webm, a directory for png-sequence, or --format/) });
+  });
+});
+
+describe("formatOfExtension", () => {
+  it.each([
+    ["x.mp4", "mp4"],
+    ["x.webm", "webm"],
+    ["x.png", undefined],
+    ["x", undefined],
+    [".mp4", undefined],
+  ])("%s -> %s", (path, format) => {
+    expect(formatOfExtension(path)).toBe(format);
   });
 });

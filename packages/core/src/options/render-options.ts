@@ -123,3 +123,35 @@ export function frameCount(durationSeconds: number, fps: number): number {
 export function outputExtension(format: OutputFormat): string {
   return format === "png-sequence" ? "" : `.${format}`;
 }
+
+/** The extension of the last segment of a path, lower-cased with its dot; "" when it has none. */
+function extensionOf(path: string): string {
+  const name = path.split(/[\\/]/).pop() ?? "";
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/** The file format an output path's extension names (.mp4, .mov, .webm), if any. */
+export function formatOfExtension(path: string): OutputFormat | undefined {
+  const extension = extensionOf(path);
+  return OUTPUT_FORMATS.find((format) => format !== "png-sequence" && outputExtension(format) === extension);
+}
+
+export type OutputFormatChoice = { ok: true; format: OutputFormat } | { ok: false; problem: string };
+
+/**
+ * The format an output path asks for when no format is given: its extension (.mp4, .mov,
+ * .webm), or png-sequence for a directory (an existing one, a path ending in a slash, or a name
+ * without an extension). Any other extension is refused, naming what is allowed.
+ */
+export function formatOfOutputPath(path: string, isDirectory: boolean): OutputFormatChoice {
+  if (isDirectory || /[\\/]$/.test(path)) return { ok: true, format: "png-sequence" };
+  const named = formatOfExtension(path);
+  if (named) return { ok: true, format: named };
+  const extension = extensionOf(path);
+  if (extension === "") return { ok: true, format: "png-sequence" };
+  return {
+    ok: false,
+    problem: `ends in ${extension}, which names no output format: use .mp4, .mov or .webm, a directory for png-sequence, or --format`,
+  };
+}

@@ -6,6 +6,11 @@ import type { HardwareEncoder } from "./hardware-encoder.js";
 /** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
 
+/** `frame_000042.png`: the name SEQUENCE_FRAME_PATTERN gives output frame `index`. */
+export function sequenceFrameName(index: number): string {
+  return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
+}
+
 /** How frames leave the browser for each format: JPEG for opaque H.264, PNG with alpha otherwise. */
 export type FrameImageFormat = "jpeg" | "png";
 

@@ -5,7 +5,7 @@ import { audioFileName } from "../media/audio-mix.js";
 import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { cancelledError, RenderError, throwIfAborted } from "../render/render-error.js";
-import { SEQUENCE_FRAME_PATTERN } from "./encoder-args.js";
+import { sequenceFrameName } from "./encoder-args.js";
 import { joinVideo } from "./join-video.js";
 
 export interface JoinChunksRequest {
@@ -30,12 +30,6 @@ export interface JoinedOutput {
 
 const FRAME_FILE = /^frame_\d+\.png$/;
 
-/** `frame_000042.png`: SPEC.md's sequence names, from the same pattern the encoder writes. */
-function frameName(index: number): string {
-  return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
-}
-
-
 /**
  * Joins chunk outputs into one output without re-encoding: video chunks with ffmpeg's concat
  * demuxer (`-c copy`, each chunk starts on its own keyframe), then the audio muxed in (`-c copy`);
@@ -53,7 +47,7 @@ export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutp
       let next = 0;
       for (const chunk of chunks) {
         const frames = (await readdir(chunk)).filter((name) => FRAME_FILE.test(name)).sort();
-        for (const name of frames) await rename(join(chunk, name), join(staged.path, frameName(next++)));
+        for (const name of frames) await rename(join(chunk, name), join(staged.path, sequenceFrameName(next++)));
         throwIfAborted(signal);
       }
       if (audioFile) await copyFile(audioFile, join(staged.path, audioFileName(format)));
@@ -62,7 +56,7 @@ export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutp
       await staged.discard();
       throw signal?.aborted ? cancelledError() : error;
     }
-    return { output, sizeBytes: await outputSize(output, format) };
+    return { output, sizeBytes: await outputSize(output) };
   }
 
   const staged = await stageFile(output);
@@ -75,5 +69,5 @@ export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutp
     await staged.discard();
     throw signal?.aborted ? cancelledError() : error;
   }
-  return { output, sizeBytes: await outputSize(output, format) };
+  return { output, sizeBytes: await outputSize(output) };
 }

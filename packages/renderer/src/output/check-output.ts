@@ -1,16 +1,10 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
-import { OUTPUT_FORMATS, outputExtension, type OutputFormat } from "@compose/core";
+import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../render/render-error.js";
 
 function invalid(output: string, problem: string): RenderError {
   return new RenderError("invalid-output", `the output ${output} ${problem}`);
-}
-
-/** The format an output's extension names, when it is one of ours. */
-function formatOfExtension(output: string): OutputFormat | undefined {
-  const extension = extname(output).toLowerCase();
-  return OUTPUT_FORMATS.find((format) => format !== "png-sequence" && outputExtension(format) === extension);
 }
 
 async function statOf(path: string) {
@@ -22,16 +16,19 @@ async function statOf(path: string) {
  * a file format (or a file for png-sequence), an extension naming another format, a place under
  * a file, or a directory the render may not write in.
  */
-export async function checkOutput(output: string, format: OutputFormat): Promise<void> {
+export async function checkOutput(output: string, format: OutputFormat, still = false): Promise<void> {
   const named = formatOfExtension(output);
-  if (named && named !== format) {
+  if (still) {
+    if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");
+    if ((await statOf(output))?.isDirectory()) throw invalid(output, "is a directory; one frame is a PNG file: give a file name ending in .png");
+  } else if (named && named !== format) {
     throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use --format ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
   }
   const existing = await statOf(output);
-  if (existing?.isDirectory() && format !== "png-sequence") {
+  if (existing?.isDirectory() && format !== "png-sequence" && !still) {
     throw invalid(output, `is a directory; a ${format} output is a file: give a file name such as ${join(output, `video${outputExtension(format)}`)}`);
   }
-  if (existing && !existing.isDirectory() && format === "png-sequence") {
+  if (existing && !existing.isDirectory() && format === "png-sequence" && !still) {
     throw invalid(output, "is a file; png-sequence writes a directory of frames: give a directory");
   }
   // The render writes beside the output first (then renames), so that place must take new entries.

@@ -46,3 +46,19 @@ export async function stageDirectory(output: string): Promise<StagedOutput> {
     discard: () => rm(dir, { recursive: true, force: true }),
   };
 }
+
+/**
+ * One frame as a PNG file: the frame is written as a one-frame sequence into a directory beside
+ * the output, and `frameFile` (its name there) becomes the output on commit.
+ */
+export async function stageStill(output: string, frameFile: string): Promise<StagedOutput> {
+  const dir = await stagingDirectory(output);
+  return {
+    path: dir,
+    async commit() {
+      await rename(join(dir, frameFile), output);
+      await rm(dir, { recursive: true, force: true });
+    },
+    discard: () => rm(dir, { recursive: true, force: true }),
+  };
+}

@@ -3,26 +3,32 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
 import type { CompositionPage } from "../browser/composition-page.js";
+import { sequenceFrameName } from "../encode/encoder-args.js";
 import { runFfmpeg } from "../encode/ffmpeg-process.js";
 import type { FrameSink } from "../encode/frame-sink.js";
 import { OutputAssembly } from "../encode/output-assembly.js";
 import { audioFileName, mixArgs, shiftClips } from "../media/audio-mix.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
-import { stageDirectory, stageFile } from "../output/staged-output.js";
+import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { ProgressMeter } from "./progress-meter.js";
 import type { FrameStats, RenderFinishedEvent } from "./render-events.js";
-import { throwIfAborted } from "./render-error.js";
+import { RenderError, throwIfAborted } from "./render-error.js";
 import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
 
 export interface RenderRequest extends SessionRequest {
   /** The output file, or directory for png-sequence. */
   output: string;
-  /** Render only these composition frames (end exclusive), e.g. a short slice to measure speed. */
+  /**
+   * Render only these composition frames (end exclusive), e.g. a short slice to measure speed.
+   * An end past the composition is cut to it; a start past it is an error.
+   */
   frames?: { start: number; end: number };
+  /** Write the first frame of `frames` as one PNG file at `output` (format png-sequence, no audio). */
+  still?: boolean;
   /**
    * Mix the composition's audio into the output (default true). false renders the video alone: a
    * chunk of a distributed render, whose audio mixCompositionAudio() mixes once for the whole.
@@ -42,9 +48,16 @@ export function render(request: RenderRequest, hooks: RenderHooks = {}): Promise
 }
 
 /** The requested frames within the composition's, never empty. */
-function sliceFrames(compositionFrames: number, requested: RenderRequest["frames"]): FrameRange {
+function sliceFrames(compositionFrames: number, fps: number, requested: RenderRequest["frames"]): FrameRange {
   if (!requested) return { start: 0, end: compositionFrames };
-  const start = Math.min(Math.max(0, Math.floor(requested.start)), compositionFrames - 1);
+  if (requested.start >= compositionFrames) {
+    const last = compositionFrames - 1;
+    throw new RenderError(
+      "invalid-frames",
+      `frame ${requested.start} is past the composition's last frame, ${last} (${frameTime(last, fps).toFixed(3)} s at ${fps} fps)`,
+    );
+  }
+  const start = Math.max(0, Math.floor(requested.start));
   const end = Math.max(start + 1, Math.min(compositionFrames, Math.floor(requested.end)));
   return { start, end };
 }
@@ -102,7 +115,8 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const workers = resolveWorkerCount(options.workers, availableParallelism());
-  await checkOutput(request.output, options.format);
+  const still = request.still === true && options.format === "png-sequence";
+  await checkOutput(request.output, options.format, still);
   const { composition, pages, mode, media, info } = await openSession(request, workers, context);
   const workDir = await mkdtemp(join(tmpdir(), "compose-render-"));
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
@@ -115,7 +129,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   }
   const hdr = chooseDynamicRange(options, media.hdr, emit);
   const hardware = await chooseHardwareEncoder(options, hdr, emit);
-  const slice = sliceFrames(frameCount(info.duration, options.fps), request.frames);
+  const slice = sliceFrames(frameCount(info.duration, options.fps), options.fps, request.frames);
   const totalFrames = slice.end - slice.start;
   const seconds = totalFrames / options.fps;
   // Ranges count output frames from 0; output frame n is composition frame slice.start + n.
@@ -136,13 +150,17 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     captureMode: mode,
   });
 
-  const staged = options.format === "png-sequence" ? await stageDirectory(request.output) : await stageFile(request.output);
+  const staged = still
+    ? await stageStill(request.output, sequenceFrameName(0))
+    : options.format === "png-sequence"
+      ? await stageDirectory(request.output)
+      : await stageFile(request.output);
   let committed = false;
   context.cleanups.push(async () => {
     if (!committed) await staged.discard();
   });
 
-  const audio = request.audio === false ? [] : shiftClips(media.audio, slice.start / options.fps);
+  const audio = request.audio === false || still ? [] : shiftClips(media.audio, slice.start / options.fps);
   const audioFile = audio.length > 0
     ? join(options.format === "png-sequence" ? staged.path : workDir, audioFileName(options.format))
     : undefined;
@@ -196,7 +214,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     width: composition.width,
     height: composition.height,
     frames: totalFrames,
-    sizeBytes: await outputSize(request.output, options.format),
+    sizeBytes: await outputSize(request.output),
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
     stats: totalStats(pages),
