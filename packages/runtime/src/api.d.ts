@@ -91,6 +91,15 @@ export interface ComposeApi {
    * can be captured. Seeks run one after another in call order.
    */
   seek(t: number): Promise<void>;
+  /**
+   * Holds the render until `promise` settles: ready() waits for every promise handed over during
+   * load (fetched data, a built model), and a seek for every one handed over during it. `label`
+   * names it when it never settles (the ready timeout's message); a rejection fails the render.
+   * Resolves as `promise` does.
+   */
+  waitFor<T>(promise: PromiseLike<T>, label?: string): Promise<T>;
+  /** Labels of the promises handed to waitFor() that have not settled yet. */
+  readonly waiting: readonly string[];
   /** Registers `fn` to run on every seek; seek waits for the promise it returns. Returns an unsubscribe function. */
   onSeek(fn: (t: number) => void | Promise<void>): () => void;
   /** Resolves after the page's scripts, the load event, zero-delay timers, fonts and images. Rejects without a valid composition element. */

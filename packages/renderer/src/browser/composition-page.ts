@@ -81,6 +81,7 @@ const PENDING_EXPRESSION = `JSON.stringify((() => {
   if (document.readyState !== "complete") pending.push("the page to finish loading (" + document.readyState + ")");
   if (document.fonts && document.fonts.status !== "loaded") pending.push("fonts");
   for (const img of document.images) if (!img.complete) pending.push("image " + (img.currentSrc || img.src));
+  for (const label of (window.__compose && window.__compose.waiting) || []) pending.push("__compose.waitFor(" + JSON.stringify(label) + ")");
   return pending;
 })())`;
 

@@ -1,5 +1,6 @@
 import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo, MediaPlan } from "../api.js";
 import { AnimationFrames } from "./animation-frames.js";
+import { AwaitedWork } from "./awaited-work.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
 import { HistoryWatch } from "./history-watch.js";
@@ -39,13 +40,15 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   createTimelineRegistry();
 
   const history = new HistoryWatch(frames);
-  const seeker = new Seeker(timers, frames, animations, history);
+  const work = new AwaitedWork();
+  const seeker = new Seeker(timers, frames, animations, history, work);
   let readiness: Promise<CompositionInfo> | undefined;
   const api: ComposeApi = Object.freeze({
     getVariables: createVariableReader(config.variables),
     seek: (t: number) => seeker.seek(t),
     onSeek: (fn: (t: number) => void | Promise<void>) => seeker.onSeek(fn),
-    ready: () => (readiness ??= compositionReady(timers, history)),
+    waitFor: <T>(promise: PromiseLike<T>, label?: string) => work.waitFor(promise, label),
+    ready: () => (readiness ??= compositionReady(timers, history, work)),
     describeMedia,
     prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, () => describeComposition(history)),
     get changed() {
@@ -53,6 +56,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     },
     get needsHistory() {
       return history.needed;
+    },
+    get waiting() {
+      return work.waiting;
     },
     get errors() {
       return [...errors];

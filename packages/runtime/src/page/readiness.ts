@@ -1,5 +1,6 @@
 import { compositionDuration } from "@compose/core";
 import type { CompositionInfo } from "../api.js";
+import type { AwaitedWork } from "./awaited-work.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import type { HistoryWatch } from "./history-watch.js";
@@ -14,12 +15,13 @@ import type { VirtualTimers } from "./timers.js";
  * delay run at composition time 0 like any other due timer; timers with a delay wait for a seek,
  * because the clock does not move by itself, so nothing here waits on them.
  */
-export async function compositionReady(timers: VirtualTimers, history: HistoryWatch): Promise<CompositionInfo> {
+export async function compositionReady(timers: VirtualTimers, history: HistoryWatch, work: AwaitedWork): Promise<CompositionInfo> {
   await loaded();
   await instantiateTemplateComposition();
   await timers.runDue();
   // Hosts may be created by the page's scripts, so instances mount from the live DOM.
   await mountSubCompositions();
+  await work.settled();
   await frameAssetsReady();
   // Font and image events may have scheduled more zero-delay work.
   await timers.runDue();

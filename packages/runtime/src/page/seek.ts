@@ -1,4 +1,5 @@
 import type { AnimationFrames } from "./animation-frames.js";
+import type { AwaitedWork } from "./awaited-work.js";
 import { ChangeDetector } from "./change-detector.js";
 import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
@@ -24,16 +25,18 @@ export class Seeker {
   readonly #frames: AnimationFrames;
   readonly #animations: WebAnimationSync;
   readonly #history: HistoryWatch;
+  readonly #work: AwaitedWork;
   readonly #handlers = new Set<SeekHandler>();
   #previous: Promise<unknown> = Promise.resolve();
   readonly #changes: ChangeDetector;
   #changed = true;
 
-  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync, history: HistoryWatch) {
+  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync, history: HistoryWatch, work: AwaitedWork) {
     this.#timers = timers;
     this.#frames = frames;
     this.#animations = animations;
     this.#history = history;
+    this.#work = work;
     this.#changes = new ChangeDetector(timers, frames, animations);
   }
 
@@ -64,6 +67,7 @@ export class Seeker {
     await this.#timers.runDue();
     this.#applyState(t);
     await Promise.all(Array.from(this.#handlers, async (handler) => handler(t)));
+    await this.#work.settled();
     await frameAssetsReady();
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
