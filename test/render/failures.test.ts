@@ -34,8 +34,8 @@ const moving = `#mover { position: absolute; left: 0; top: 100px; width: 40px; h
 
 function projectFiles(): Record<string, string> {
   return {
-    "script-error/index.html": compositionHtml({ id: "script-error", duration: 0.5, body: BOX, after: `<script src="boom.js"></script>` }),
-    "script-error/boom.js": `const unused = 1;\nfunction explode() { throw new Error("kaboom from boom.js"); }\nexplode();\n`,
+    "script-error/index.html": compositionHtml({ id: "script-error", duration: 0.5, body: BOX, after: `<script src="scripts/boom.js"></script>` }),
+    "script-error/scripts/boom.js": `const unused = 1;\nfunction explode() { throw new Error("kaboom from boom.js"); }\nexplode();\n`,
     "timer-error/index.html": compositionHtml({
       id: "timer-error",
       duration: 0.5,
@@ -198,10 +198,10 @@ function expectCleanFailure(name: string, exitCode = 1): string {
 }
 
 describe("page script errors", () => {
-  it("an error thrown while the page loads: the message and its source file are named", () => {
+  it("an error thrown while the page loads: the message and its source file are named, as a path in the project", () => {
     const line = expectCleanFailure("script-error");
     expect(line).toContain("kaboom from boom.js");
-    expect(line).toMatch(/boom\.js:2\b/);
+    expect(line).toMatch(/\(scripts\/boom\.js:2:\d+\)$/);
   });
 
   it("an error thrown by a timer in the middle of the render is named too", () => {

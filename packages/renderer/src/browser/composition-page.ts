@@ -61,18 +61,24 @@ async function createPage(browser: Browser, options: CompositionPageOptions): Pr
   return page;
 }
 
-export function describePageError(error: PageError): string {
-  const where = error.source ? ` (${error.source}:${error.line}:${error.column})` : "";
+/** A URL of the project server as the project's own path (`parts/slide.html`); other URLs as they are. */
+function projectPath(url: string, pageUrl: string): string {
+  const root = `${new URL(pageUrl).origin}/`;
+  return url.startsWith(root) ? decodeURIComponent(url.slice(root.length).split(/[?#]/)[0]!) : url;
+}
+
+export function describePageError(error: PageError, pageUrl: string): string {
+  const where = error.source ? ` (${projectPath(error.source, pageUrl)}:${error.line}:${error.column})` : "";
   return `page script error: ${error.message}${where}`;
 }
 
-async function failOnPageErrors(watch: PageWatch): Promise<void> {
+async function failOnPageErrors(watch: PageWatch, pageUrl: string): Promise<void> {
   const { result } = await watch.send("Runtime.evaluate", {
     expression: "JSON.stringify(window.__compose ? window.__compose.errors : [])",
     returnByValue: true,
   });
   const errors = JSON.parse(String(result.value)) as PageError[];
-  if (errors[0]) throw new RenderError("page-error", describePageError(errors[0]));
+  if (errors[0]) throw new RenderError("page-error", describePageError(errors[0], pageUrl));
 }
 
 /** What a page that never becomes ready is still waiting for, in words. */
@@ -100,9 +106,9 @@ async function notReady(watch: PageWatch, what: string, timeoutMs: number): Prom
   return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 
-async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: number): Promise<CompositionInfo> {
+async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: number, pageUrl: string): Promise<CompositionInfo> {
   const outcome = await evaluateWithin(cdp, watch, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
-  await failOnPageErrors(watch);
+  await failOnPageErrors(watch, pageUrl);
   if (outcome.exceptionDetails) {
     const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
     throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
@@ -136,7 +142,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       }
       throw error;
     });
-    const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs);
+    const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs, options.url);
     await watch.holdTo(page.url());
     return ready;
   };
@@ -148,7 +154,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
     if (exceptionDetails) {
-      await failOnPageErrors(watch);
+      await failOnPageErrors(watch, options.url);
       const message = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text;
       throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
     }
@@ -172,7 +178,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       `the frame at ${t.toFixed(3)} s was not ready`,
     );
     const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
-    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch);
+    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch, options.url);
     if (exceptionDetails) {
       throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
     }
