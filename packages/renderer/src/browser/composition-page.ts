@@ -15,6 +15,8 @@ export interface CompositionPageOptions {
   image: FrameImageFormat;
   /** The render's quality preset, which sets the JPEG quality of mp4 frames. */
   quality: QualityName;
+  /** A JPEG quality other than the preset's (the benchmark's floor). */
+  jpegQuality?: number;
   boot: ComposeBootConfig;
   readyTimeoutMs: number;
   /** Reuse the previous frame's image when the page says the seek changed nothing. */
@@ -131,7 +133,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     throw error;
   });
   const info = await waitUntilReady(cdp, options.readyTimeoutMs);
-  const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
+  const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality, options.jpegQuality);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, expression, options.readyTimeoutMs, what);
