@@ -25,27 +25,19 @@ export async function taggedRgbFilter(file: string, pixelFormat = "gbrp"): Promi
   return `scale=in_color_matrix=${matrix}:in_range=${range}:out_range=full:flags=${EXACT},format=${pixelFormat}`;
 }
 
-export interface FrameWindow {
-  /** First frame compared (default 0). */
-  first?: number;
-  /** Frames compared (default: all of the video). */
-  count?: number;
-}
-
 /**
- * RGB PSNR in dB of `video` against the png-sequence in `frames` (frame_NNNNNN.png), from the
- * mean squared error over every pixel and channel of the compared frames; alpha is ignored.
+ * RGB PSNR in dB of `video` from frame `firstFrame` on against the png-sequence in `frames`
+ * (frame_NNNNNN.png from 0), over as many frames as both have: from the mean squared error over
+ * every pixel and channel of the compared frames; alpha is ignored.
  */
-export async function rgbPsnr(video: string, frames: string, fps: number, window: FrameWindow = {}): Promise<number> {
-  const first = window.first ?? 0;
+export async function rgbPsnr(video: string, frames: string, fps: number, firstFrame = 0): Promise<number> {
   // Frames are paired by their number: webm's millisecond timestamps are not exact thirtieths.
   const byNumber = `settb=1/${fps},setpts=N`;
-  const pick = `trim=start_frame=${first}${window.count ? `:end_frame=${first + window.count}` : ""},${byNumber}`;
   const { stderr } = await run("ffmpeg", [
     "-hide_banner", "-nostats",
     "-i", video,
-    "-framerate", String(fps), "-start_number", String(first), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    "-lavfi", `[0:v]${pick},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr`,
+    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
+    "-lavfi", `[0:v]trim=start_frame=${firstFrame},${byNumber},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr=shortest=1`,
     "-f", "null", "-",
   ], { maxBuffer: 16 * 1024 * 1024 });
   const average = /PSNR .*average:(\S+)/.exec(stderr)?.[1];
@@ -60,7 +52,6 @@ export async function encodeIdeal(
   quality: QualityName,
   fps: number,
   output: string,
-  window: FrameWindow = {},
 ): Promise<void> {
   const preset = QUALITY_PRESETS[quality];
   const pixelFormat = { mp4: "yuv420p", webm: "yuva420p", mov: "yuva444p10le" }[format];
@@ -69,8 +60,7 @@ export async function encodeIdeal(
     : videoCodecArgs({ format, quality, fps, width: 0, height: 0 });
   await run("ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",
-    "-framerate", String(fps), "-start_number", String(window.first ?? 0), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    ...(window.count ? ["-frames:v", String(window.count)] : []),
+    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
     // Labelled frames: ProRes takes its tags from each frame.
     "-vf", `scale=out_color_matrix=bt709:out_range=limited:flags=${EXACT},format=${pixelFormat},setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709`,
     ...codec,
