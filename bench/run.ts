@@ -2,13 +2,17 @@
  * `npm run bench [name...]`: renders each composition in bench/compositions (1920x1080, 30 fps,
  * 10 s) as users get it and with the floor (bench/lib/floor.ts) in the same run, and prints wall
  * time, frames per second, CPU seconds, capture and encode CPU per frame, peak memory (PSS) of
- * the whole process tree, and our wall time divided by the floor's.
+ * the whole process tree, our wall time divided by the floor's, and fidelity: how many dB of RGB
+ * PSNR each output falls below the ideal encode (bench/lib/fidelity.ts), on a window of frames
+ * from the middle of the composition.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { defaultWorkerCount } from "@compose/core";
+import { defaultWorkerCount, validateRenderOptions } from "@compose/core";
+import { render } from "@compose/renderer";
+import { encodeIdeal, rgbPsnr } from "./lib/fidelity.js";
 import { TreeMonitor } from "./lib/process-tree.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -24,6 +28,8 @@ interface Run {
   encodeMsPerFrame: number;
   peakMb: number;
   reused: number;
+  /** dB of RGB PSNR below the ideal encode, over the fidelity window. */
+  belowIdealDb: number;
   /** Frames replayed without capture for history, and the time that took (one history). */
   replayed: number;
   replayMs: number;
@@ -31,6 +37,24 @@ interface Run {
 
 /** Compositions also rendered with these worker counts, beside `--workers auto`. */
 const EXTRA_WORKERS: Record<string, number[]> = { particles: [1, 2] };
+
+/** The frames fidelity is measured on: two seconds from the middle of the 10 s compositions. */
+const FIDELITY_WINDOW = { start: 120, end: 180 };
+const FPS = 30;
+
+/**
+ * The lossless frames of the window (a png-sequence render) and the PSNR of the ideal standard
+ * encode of them; each output is then compared on the same frames.
+ */
+async function fidelityReference(dir: string): Promise<{ frames: string; idealPsnr: number }> {
+  const frames = join(dir, "lossless");
+  const result = validateRenderOptions({ format: "png-sequence", workers: 1 });
+  if (!result.ok) throw new Error("png-sequence options refused");
+  await render({ composition: join(dir, "index.html"), output: frames, options: result.options, frames: FIDELITY_WINDOW });
+  const ideal = join(dir, "ideal.mp4");
+  await encodeIdeal(frames, "mp4", "standard", FPS, ideal);
+  return { frames, idealPsnr: await rgbPsnr(ideal, frames, FPS) };
+}
 
 /** Media the compositions need, made once with ffmpeg and kept in .cache/bench. */
 function backgroundVideo(): string {
@@ -53,7 +77,12 @@ function prepare(name: string): string {
   return dir;
 }
 
-async function measure(script: "ours" | "floor", dir: string, workers?: number): Promise<Run> {
+async function measure(
+  script: "ours" | "floor",
+  dir: string,
+  reference: { frames: string; idealPsnr: number },
+  workers?: number,
+): Promise<Run> {
   const output = join(dir, `${script}.mp4`);
   const started = performance.now();
   const args = [join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output, ...(workers ? [String(workers)] : [])];
@@ -79,13 +108,14 @@ async function measure(script: "ours" | "floor", dir: string, workers?: number):
     encodeMsPerFrame: (cpuByRole.encoder * 1000) / report.frames,
     peakMb: peakBytes / 1024 / 1024,
     reused: report.stats?.reused ?? 0,
+    belowIdealDb: reference.idealPsnr - (await rgbPsnr(output, reference.frames, FPS, FIDELITY_WINDOW.start)),
     replayed: report.stats?.replayedFrames ?? 0,
     replayMs: report.stats?.replayMs ?? 0,
   };
 }
 
 function table(rows: Array<[string, Run, number]>): string {
-  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor"];
+  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor", "dB below ideal"];
   const lines = rows.map(([name, run, ratio]) => [
     name,
     String(run.frames),
@@ -99,6 +129,7 @@ function table(rows: Array<[string, Run, number]>): string {
     run.encodeMsPerFrame.toFixed(0),
     run.peakMb.toFixed(0),
     ratio.toFixed(2),
+    run.belowIdealDb.toFixed(2),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
   const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
@@ -111,14 +142,16 @@ const rows: Array<[string, Run, number]> = [];
 process.stderr.write(`bench: ${availableParallelism()} cores, --workers auto = ${defaultWorkerCount(availableParallelism())}\n`);
 for (const name of names) {
   const dir = prepare(name);
+  process.stderr.write(`bench: ${name} (lossless frames for fidelity)...\n`);
+  const reference = await fidelityReference(dir);
   process.stderr.write(`bench: ${name} (floor)...\n`);
-  const floor = await measure("floor", dir);
+  const floor = await measure("floor", dir, reference);
   process.stderr.write(`bench: ${name} (compose)...\n`);
-  const ours = await measure("ours", dir);
+  const ours = await measure("ours", dir, reference);
   rows.push([`${name} floor`, floor, 1], [`${name} compose`, ours, ours.wallSeconds / floor.wallSeconds]);
   for (const workers of EXTRA_WORKERS[name] ?? []) {
     process.stderr.write(`bench: ${name} (compose, --workers ${workers})...\n`);
-    const run = await measure("ours", dir, workers);
+    const run = await measure("ours", dir, reference, workers);
     rows.push([`${name} compose w${workers}`, run, run.wallSeconds / floor.wallSeconds]);
   }
   rmSync(dir, { recursive: true, force: true });

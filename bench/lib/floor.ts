@@ -1,7 +1,8 @@
 /**
  * The floor: the least a seek-driven renderer can do. One browser seeks and captures every frame
- * in order (no frame reuse, no workers) and streams them into one ffmpeg with the same encoder
- * settings as `compose render`. Prints {frames} as JSON.
+ * in order (no frame reuse, no workers) as JPEG at quality 80 and streams them into one ffmpeg
+ * that hands them to x264 as they are (no colour conversion), with the standard preset's x264
+ * settings. Prints {frames} as JSON.
  */
 import { frameCount, validateRenderOptions } from "@compose/core";
 import { dirname, join } from "node:path";
@@ -28,6 +29,7 @@ const page = await openCompositionPage(browser, {
   captureMode: "beginframe",
   image: "jpeg",
   quality,
+  jpegQuality: 80,
   boot: {},
   readyTimeoutMs: 60_000,
   reuseFrames: false,

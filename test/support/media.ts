@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
+import { taggedRgbFilter } from "../../bench/lib/fidelity.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -108,6 +109,8 @@ export interface DecodeOptions {
    * (ffmpeg's native VP9 decoder drops it).
    */
   vp9Alpha?: boolean;
+  /** Read the pixels as the file's colour tags say, with exact rounding (ffmpeg's default guesses and rounds down). */
+  asTagged?: boolean;
 }
 
 function inputArgs(file: string, options: DecodeOptions): string[] {
@@ -118,8 +121,9 @@ const RGBA_PAM_OUT = ["-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", "pi
 
 /** Frame `index` (from 0) of a video, or the image of a PNG file (index 0), as RGBA. */
 export async function decodeFrame(file: string, index = 0, options: DecodeOptions = {}): Promise<Frame> {
+  const select = `select=eq(n\\,${index})${options.asTagged ? `,${await taggedRgbFilter(file, "rgba")}` : ""}`;
   const frames = parsePamStream(
-    await ffmpegToBuffer([...inputArgs(file, options), "-vf", `select=eq(n\\,${index})`, "-vsync", "passthrough", "-frames:v", "1", ...RGBA_PAM_OUT]),
+    await ffmpegToBuffer([...inputArgs(file, options), "-vf", select, "-vsync", "passthrough", "-frames:v", "1", ...RGBA_PAM_OUT]),
   );
   if (frames.length !== 1) throw new Error(`${file} has no frame ${index}`);
   return frames[0]!;

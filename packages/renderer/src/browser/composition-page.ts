@@ -17,6 +17,8 @@ export interface CompositionPageOptions {
   image: FrameImageFormat;
   /** The render's quality preset, which sets the JPEG quality of mp4 frames. */
   quality: QualityName;
+  /** A JPEG quality other than the preset's (the benchmark's floor). */
+  jpegQuality?: number;
   boot: ComposeBootConfig;
   /** The render's frame rate, to name a frame in messages. */
   fps?: number;
@@ -147,7 +149,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return ready;
   };
   const info = await load();
-  const captureFrame = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
+  const captureFrame = createFrameCapturer(cdp, options.captureMode, options.image, options.quality, options.jpegQuality);
   const capture = () =>
     watch.within(captureFrame(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
 

@@ -3,11 +3,12 @@ import type { QualityName } from "@compose/core";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 
 /**
- * JPEG quality of mp4 frames per preset. Encoding the JPEG costs the browser more than drawing
- * the frame (at 1920x1080: about 36 ms to draw, 40 ms more at quality 80, 50 ms at 90), so each
- * preset pays only for what its CRF can keep.
+ * JPEG quality of mp4 frames per preset: the lowest at which the output stays within 1 dB of
+ * what x264 makes from lossless frames at the preset's CRF (docs/fidelity.md has the figures).
+ * Chromium's JPEGs are 4:2:0 at any quality, like the H.264 they become, so the quality only
+ * decides how much detail the JPEG itself throws away before x264 sees it.
  */
-const JPEG_QUALITY: Record<QualityName, number> = { draft: 70, standard: 80, high: 92 };
+const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 95, high: 95 };
 
 /**
  * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
@@ -25,9 +26,10 @@ export function createFrameCapturer(
   mode: CaptureMode,
   image: FrameImageFormat,
   quality: QualityName,
+  jpegQuality = JPEG_QUALITY[quality],
 ): FrameCapturer {
   const screenshot = image === "jpeg"
-    ? { format: "jpeg" as const, quality: JPEG_QUALITY[quality], optimizeForSpeed: true }
+    ? { format: "jpeg" as const, quality: jpegQuality, optimizeForSpeed: true }
     : { format: "png" as const, optimizeForSpeed: true };
   if (mode === "beginframe") {
     let previous: Buffer | undefined;

@@ -59,61 +59,123 @@ function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
 /** The input half: frames arrive on stdin as a Matroska stream of timestamped images (matroska-frames.ts). */
 const FRAME_INPUT_ARGS = ["-f", "matroska", "-i", "pipe:0"];
 
-/** Chromium's JPEGs are full-range BT.601; players expect limited-range BT.709 H.264. */
-const TO_BT709 = "scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt709,format=yuv420p";
+/**
+ * swscale's exact mode: rounding to nearest and chroma taken at every pixel. Its default rounds
+ * down and interpolates chroma coarsely, which shifts flat colours by up to 4 levels.
+ */
+const EXACT_SCALE_FLAGS = "accurate_rnd+full_chroma_int+bitexact";
+
+/** The colour tags of a file: what a player needs to turn its pixels back into the page's colours. */
+interface ColourTags {
+  matrix: string;
+  primaries: string;
+  transfer: string;
+  range: "pc" | "tv";
+}
 
 /**
- * The filters from decoded image to encoder: the colour conversion, then the fps filter, which
- * repeats each converted image until the next one's timestamp and so makes every frame of the
- * stream; then, for a hardware encoder, the upload of each frame.
+ * Chromium's JPEGs are JFIF: BT.601 matrix, full range, 4:2:0 with centred chroma. x264 encodes
+ * them as they are, tagged as what they are: converting to limited-range BT.709 would subsample
+ * the chroma a second time and squeeze 256 levels into 220, and cost more than 1 dB.
+ */
+const JPEG_TAGS: ColourTags = { matrix: "smpte170m", primaries: "bt709", transfer: "bt709", range: "pc" };
+
+/** PNG frames (alpha formats) and hardware encoders get the usual limited-range BT.709. */
+const BT709_TAGS: ColourTags = { matrix: "bt709", primaries: "bt709", transfer: "bt709", range: "tv" };
+
+function colourTagArgs(tags: ColourTags): string[] {
+  return ["-colorspace", tags.matrix, "-color_primaries", tags.primaries, "-color_trc", tags.transfer, "-color_range", tags.range];
+}
+
+/** The tags each SDR encode writes; png-sequence has none (its PNGs are the page's sRGB). */
+function colourTags(settings: EncodeSettings): ColourTags | undefined {
+  if (settings.format === "png-sequence") return undefined;
+  return settings.format === "mp4" && !settings.hardware ? JPEG_TAGS : BT709_TAGS;
+}
+
+/**
+ * The exact conversion from a decoded frame to limited-range BT.709 in `pixelFormat`. The frames
+ * are labelled too: ProRes writes each frame's own labels into its header, where players read them.
+ */
+function toBt709(image: FrameImageFormat, pixelFormat: string): string {
+  const input = image === "jpeg" ? "in_range=full:in_color_matrix=bt601:" : "";
+  return [
+    `scale=${input}out_range=tv:out_color_matrix=bt709:flags=${EXACT_SCALE_FLAGS}`,
+    `format=${pixelFormat}`,
+    `setparams=colorspace=${BT709_TAGS.matrix}:color_primaries=${BT709_TAGS.primaries}:color_trc=${BT709_TAGS.transfer}`,
+  ].join(",");
+}
+
+/** The pixel format each SDR encoder is given. */
+function pixelFormat(settings: EncodeSettings): string {
+  switch (settings.format) {
+    case "mp4":
+      return settings.hardware ? "yuv420p" : "yuvj420p";
+    case "webm":
+      return "yuva420p";
+    case "mov":
+      return "yuva444p10le";
+    case "png-sequence":
+      return "rgba";
+  }
+}
+
+/**
+ * The filters from decoded image to encoder: the colour conversion, if any, then the fps filter,
+ * which repeats each converted image until the next one's timestamp and so makes every frame of
+ * the stream; then, for a hardware encoder, the upload of each frame.
  */
 function videoFilter(settings: EncodeSettings): string {
   const fps = `fps=${settings.fps}`;
-  if (settings.format !== "mp4") return fps;
   if (settings.hdr) {
     const transfer = TRANSFER_TAGS[settings.hdr];
     return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le,${fps}`;
   }
-  return [TO_BT709, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
+  if (colourTags(settings) !== BT709_TAGS) return fps;
+  const convert = toBt709(frameImageFormat(settings.format), pixelFormat(settings));
+  return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
 /** The codec half for one format, per SPEC.md's output formats and quality presets. */
-function videoCodecArgs(settings: EncodeSettings): string[] {
+export function videoCodecArgs(settings: EncodeSettings): string[] {
   const preset = QUALITY_PRESETS[settings.quality];
   const rate = settings.videoBitrate
     ? ["-b:v", settings.videoBitrate]
     : ["-crf", String(settings.crf ?? preset.crf)];
+  const tags = colourTags(settings);
   switch (settings.format) {
     case "mp4": {
       if (settings.hdr) return hdrArgs(settings, rate);
       const { hardware } = settings;
       const codec = hardware
         ? ["-c:v", hardware.name, ...(settings.videoBitrate ? rate : hardware.qualityArgs(settings.crf ?? preset.crf))]
-        : ["-c:v", "libx264", "-preset", preset.x264Preset, ...rate];
+        : ["-c:v", "libx264", "-preset", preset.x264Preset, ...rate, "-chroma_sample_location", "center"];
       return [
         ...codec,
         ...(settings.videoBitrate ? ["-maxrate", settings.videoBitrate, "-bufsize", doubleBitrate(settings.videoBitrate)] : []),
         // Uploaded frames already have the device's format.
-        ...(hardware?.uploadFilter ? [] : ["-pix_fmt", "yuv420p"]),
-        "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+        ...(hardware?.uploadFilter ? [] : ["-pix_fmt", pixelFormat(settings)]),
+        ...colourTagArgs(tags!),
       ];
     }
     case "webm":
       return [
-        "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", ...rate,
+        "-c:v", "libvpx-vp9", "-pix_fmt", pixelFormat(settings), ...rate,
         ...(settings.videoBitrate ? [] : ["-b:v", "0"]),
         "-deadline", "good", "-cpu-used", String(VP9_CPU_USED[settings.quality]), "-row-mt", "1",
         // Alternate reference frames are not supported together with an alpha channel.
         "-auto-alt-ref", "0",
+        ...colourTagArgs(tags!),
       ];
     case "mov":
       return [
-        "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le",
+        "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", pixelFormat(settings),
         "-qscale:v", String(PRORES_QSCALE[settings.quality]), "-vendor", "apl0",
+        ...colourTagArgs(tags!),
       ];
     case "png-sequence":
       // Chromium writes RGB when a frame happens to be opaque; the sequence is RGBA throughout.
-      return ["-c:v", "png", "-pix_fmt", "rgba"];
+      return ["-c:v", "png", "-pix_fmt", pixelFormat(settings)];
   }
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Picture fidelity as docs/fidelity.md defines it: the RGB PSNR of an output against the lossless
+ * frames of the same composition (a png-sequence render), next to the ideal, which is what the
+ * format's encoder makes from those lossless frames with an exact conversion to limited-range
+ * BT.709 at the same quality preset.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { QUALITY_PRESETS, type QualityName } from "@compose/core";
+import { SEQUENCE_FRAME_PATTERN, videoCodecArgs } from "../../packages/renderer/src/encode/encoder-args.js";
+
+const run = promisify(execFile);
+const EXACT = "accurate_rnd+full_chroma_int+bitexact";
+
+export type VideoFormat = "mp4" | "webm" | "mov";
+
+/** The filter that turns the pixels of `file` into `pixelFormat` (an RGB format) as its own colour tags say. */
+export async function taggedRgbFilter(file: string, pixelFormat = "gbrp"): Promise<string> {
+  const { stdout } = await run("ffprobe", [
+    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_space,color_range", "-of", "json", file,
+  ]);
+  const stream = (JSON.parse(stdout) as { streams: Array<{ color_space?: string; color_range?: string }> }).streams[0];
+  const matrix = stream?.color_space === "bt709" ? "bt709" : "bt601";
+  const range = stream?.color_range === "pc" ? "full" : "limited";
+  return `scale=in_color_matrix=${matrix}:in_range=${range}:out_range=full:flags=${EXACT},format=${pixelFormat}`;
+}
+
+/**
+ * RGB PSNR in dB of `video` from frame `firstFrame` on against the png-sequence in `frames`
+ * (frame_NNNNNN.png from 0), over as many frames as both have: from the mean squared error over
+ * every pixel and channel of the compared frames; alpha is ignored.
+ */
+export async function rgbPsnr(video: string, frames: string, fps: number, firstFrame = 0): Promise<number> {
+  // Frames are paired by their number: webm's millisecond timestamps are not exact thirtieths.
+  const byNumber = `settb=1/${fps},setpts=N`;
+  const { stderr } = await run("ffmpeg", [
+    "-hide_banner", "-nostats",
+    "-i", video,
+    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
+    "-lavfi", `[0:v]trim=start_frame=${firstFrame},${byNumber},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr=shortest=1`,
+    "-f", "null", "-",
+  ], { maxBuffer: 16 * 1024 * 1024 });
+  const average = /PSNR .*average:(\S+)/.exec(stderr)?.[1];
+  if (average === undefined) throw new Error(`ffmpeg printed no PSNR for ${video}`);
+  return average === "inf" ? Infinity : Number(average);
+}
+
+/** The ideal encode: the format's encoder at `quality` on the lossless frames, converted exactly. */
+export async function encodeIdeal(
+  frames: string,
+  format: VideoFormat,
+  quality: QualityName,
+  fps: number,
+  output: string,
+): Promise<void> {
+  const preset = QUALITY_PRESETS[quality];
+  const pixelFormat = { mp4: "yuv420p", webm: "yuva420p", mov: "yuva444p10le" }[format];
+  const codec = format === "mp4"
+    ? ["-c:v", "libx264", "-preset", preset.x264Preset, "-crf", String(preset.crf), "-pix_fmt", pixelFormat]
+    : videoCodecArgs({ format, quality, fps, width: 0, height: 0 });
+  await run("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-y",
+    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
+    // Labelled frames: ProRes takes its tags from each frame.
+    "-vf", `scale=out_color_matrix=bt709:out_range=limited:flags=${EXACT},format=${pixelFormat},setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709`,
+    ...codec,
+    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+    output,
+  ]);
+}
