@@ -55,6 +55,7 @@ export {
 export { LINT_CODES, type LintCode, type LintSeverity } from "./lint/codes.js";
 export type { LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
+export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
 

@@ -34,6 +34,11 @@ export interface CompositionInfo {
    * transparent formats show it instead of transparency.
    */
   paintedBackgrounds: string[];
+  /**
+   * The composition element as laid out, in CSS pixels: it differs from width x height when CSS
+   * sizes it otherwise; hidden when display, visibility or opacity hide it.
+   */
+  box: { width: number; height: number; hidden: boolean };
 }
 
 /** An uncaught error or unhandled rejection of a page script. */

@@ -94,6 +94,7 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     width: readNumber(element, "data-width", PIXELS, problems, owner),
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
+    style: attribute(element, "style"),
     loc: elementLocation(element),
   };
 }

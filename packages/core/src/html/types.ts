@@ -68,6 +68,8 @@ export interface CompositionRoot {
   width: number | undefined;
   height: number | undefined;
   duration: number | undefined;
+  /** The inline style attribute, as written. */
+  style: string | undefined;
   loc: SourceLocation;
 }
 

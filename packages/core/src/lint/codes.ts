@@ -7,6 +7,8 @@ export const LINT_CODES = {
   "root-missing-attribute": "error",
   "invalid-attribute": "error",
   "host-missing-id": "error",
+  // Frames are data-width x data-height whatever CSS says, so a different CSS size crops or pads.
+  "root-size-mismatch": "warning",
   // data-composition-variables.
   "variables-invalid-json": "error",
   "variables-not-array": "error",

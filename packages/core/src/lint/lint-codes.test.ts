@@ -34,6 +34,10 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
     bad: withCard('<div data-composition-src="card.html"></div>'),
     good: withCard('<div data-composition-id="card1" data-composition-src="card.html"></div>'),
   },
+  "root-size-mismatch": {
+    bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" style="width: 320px; height: 100px"' }) },
+    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" style="width: 320px; height: 180px"' }) },
+  },
   "variables-invalid-json": { bad: declare('[{"id": }]'), good: declare("[]") },
   "variables-not-array": { bad: declare("{}"), good: declare("[]") },
   "variable-not-object": { bad: declare('["title"]'), good: declareOne(NUMBER) },

@@ -9,6 +9,7 @@ import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
 import { serveProject } from "../serve/project-server.js";
+import { warnOnRootSize } from "./composition-warnings.js";
 import { openPages } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
@@ -111,6 +112,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
     signal,
   });
   const { info } = pages[0]!;
+  warnOnRootSize(composition, info, emit);
   if (info.duration === undefined) {
     throw new RenderError(
       "invalid-composition",

@@ -2,6 +2,7 @@ import type { ComposeApi, ComposeBoot, ComposeBootConfig, CompositionInfo, Media
 import { AnimationFrames } from "./animation-frames.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
+import { installFrameStyles } from "./frame-styles.js";
 import { collectPageErrors } from "./page-errors.js";
 import { describeMedia, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
@@ -26,6 +27,7 @@ declare global {
 function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
+  installFrameStyles();
   const clock = new VirtualClock();
   installVirtualDateAndPerformance(clock);
   installSeededRandom(config.seed ?? DEFAULT_SEED);

@@ -2,6 +2,7 @@ import { compositionDuration } from "@compose/core";
 import type { CompositionInfo } from "../api.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
+import { compositionBox, sizeCompositionRoot } from "./frame-styles.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
 import { instantiateTemplateComposition } from "./template-composition.js";
@@ -16,6 +17,7 @@ import type { VirtualTimers } from "./timers.js";
 export async function compositionReady(timers: VirtualTimers): Promise<CompositionInfo> {
   await loaded();
   await instantiateTemplateComposition();
+  sizeCompositionRoot();
   await timers.runDue();
   // Hosts may be created by the page's scripts, so instances mount from the live DOM.
   await mountSubCompositions();
@@ -47,7 +49,7 @@ export function describeComposition(): CompositionInfo {
     declared !== undefined && declared > 0 ? declared : undefined,
     elements.map((element) => element.timing),
   );
-  return { width, height, duration, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root) };
+  return { width, height, duration, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root), box: compositionBox(root) };
 }
 
 /** Which of html, body and the composition element paint a background, hiding transparency. */
