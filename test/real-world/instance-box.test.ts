@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { render } from "../support/cli.js";
-import { decodeFrame } from "../support/media.js";
+import { decodeFrame, pixel } from "../support/media.js";
 import { createProject, type TempProject } from "../support/project.js";
 
 interface Level {
@@ -48,7 +48,7 @@ function inline(index: number): string {
 }
 
 function top(content: string): string {
-  return `<!doctype html><html><body><div style="position:relative;overflow:hidden;background:#101010" data-composition-id="top" data-width="320" data-height="180" data-duration="0.1">${content}</div></body></html>`;
+  return `<!doctype html><html><body><div style="position:relative;overflow:hidden;width:320px;height:180px;background:#101010" data-composition-id="top" data-width="320" data-height="180" data-duration="0.1">${content}</div></body></html>`;
 }
 
 let project: TempProject;
@@ -72,6 +72,8 @@ describe("instance boxes", () => {
     );
     expect([nested!.code, inlined!.code]).toEqual([0, 0]);
     const [a, b] = await Promise.all(["nested", "inline"].map((name) => decodeFrame(project.path(`${name}/frame_000000.png`))));
+    // The innermost square: 10 + 10 + 10 px in, 4 px from the bottom right of level three.
+    expect(pixel(a!, 30 + 200 - 12, 36 + 60 - 12)).toEqual([0, 0, 255, 255]);
     expect(a!.data.equals(b!.data)).toBe(true);
   });
 });
