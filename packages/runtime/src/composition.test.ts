@@ -70,6 +70,7 @@ describe("clip visibility", () => {
       duration: 2.5,
       timingErrors: [],
       paintedBackgrounds: [],
+      box: { width: 320, height: 180, hidden: false },
     });
     await page.close();
 

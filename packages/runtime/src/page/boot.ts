@@ -3,6 +3,7 @@ import { AnimationFrames } from "./animation-frames.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
 import { installFrameStyles } from "./frame-styles.js";
+import { takeInheritance } from "./inheritance.js";
 import { collectPageErrors } from "./page-errors.js";
 import { describeMedia, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
@@ -28,6 +29,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
   installFrameStyles();
+  takeInheritance();
   const clock = new VirtualClock();
   installVirtualDateAndPerformance(clock);
   installSeededRandom(config.seed ?? DEFAULT_SEED);
