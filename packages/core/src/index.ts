@@ -5,6 +5,7 @@ export { parseStartExpression, type StartExpression } from "./timing/start-expre
 export {
   resolveTiming,
   compositionDuration,
+  type DurationSource,
   type TimingInput,
   type ResolvedTiming,
   type TimingError,

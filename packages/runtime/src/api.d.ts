@@ -2,7 +2,7 @@
  * The runtime's contract with the renderer, free of DOM types so Node code can import it:
  *   import type { ComposeBootConfig, ComposeApi } from "@compose/runtime";
  */
-import type { TimingError } from "@compose/core";
+import type { DurationSource, TimingError } from "@compose/core";
 
 /**
  * Passed to `window.__composeBoot(config)`, which the renderer appends to the bundle text it
@@ -24,9 +24,12 @@ export interface CompositionInfo {
   height: number;
   /**
    * Seconds: the composition element's data-duration, else the end of the timed element that
-   * ends last; undefined when neither is known (for instance only media without data-duration).
+   * ends last, else the longest timeline registered in window.__timelines; undefined when none is
+   * known (for instance only media without data-duration, before the renderer probed it).
    */
   duration: number | undefined;
+  /** Which of those gave the duration. */
+  durationSource: DurationSource | undefined;
   /** Starts that could not be resolved (unknown id, cycle...); those clips stay visible. */
   timingErrors: TimingError[];
   /**

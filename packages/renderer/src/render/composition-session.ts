@@ -52,7 +52,7 @@ export interface CompositionSession {
   pages: CompositionPage[];
   mode: CaptureMode;
   media: PreparedMedia;
-  info: CompositionInfo & { duration: number };
+  info: CompositionInfo & { duration: number; durationSource: NonNullable<CompositionInfo["durationSource"]> };
 }
 
 function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
@@ -113,14 +113,14 @@ export async function openSession(request: SessionRequest, workers: number, cont
   });
   const { info } = pages[0]!;
   warnOnRootSize(composition, info, emit);
-  if (info.duration === undefined) {
+  if (info.duration === undefined || info.durationSource === undefined) {
     throw new RenderError(
       "invalid-composition",
-      `${composition.id} has no known duration: set data-duration on the composition element or on its clips`,
+      `${composition.id} has no known duration: set data-duration on the composition element or on its clips, or register a GSAP timeline in window.__timelines`,
     );
   }
   for (const timingError of info.timingErrors) {
     emit({ type: "warning", code: timingError.code, message: timingError.message });
   }
-  return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration } };
+  return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration, durationSource: info.durationSource } };
 }

@@ -103,6 +103,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     width: composition.width,
     height: composition.height,
     durationSeconds: seconds,
+    durationSource: info.durationSource,
     totalFrames,
     workers: ranges.length,
     captureMode: mode,

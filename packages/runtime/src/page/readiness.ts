@@ -7,6 +7,7 @@ import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
 import { instantiateTemplateComposition } from "./template-composition.js";
 import { readTimedElements } from "./timed-elements.js";
+import { longestRegisteredTimeline } from "./timeline-lengths.js";
 import type { VirtualTimers } from "./timers.js";
 
 /**
@@ -45,11 +46,12 @@ export function describeComposition(): CompositionInfo {
   const { elements, errors } = readTimedElements(root);
   const declared = numberAttribute(root, "data-duration");
   // Core's parser ignores a declared duration that is not above 0; so does the runtime.
-  const duration = compositionDuration(
+  const { duration, source } = compositionDuration(
     declared !== undefined && declared > 0 ? declared : undefined,
     elements.map((element) => element.timing),
+    longestRegisteredTimeline(),
   );
-  return { width, height, duration, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root), box: compositionBox(root) };
+  return { width, height, duration, durationSource: source, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root), box: compositionBox(root) };
 }
 
 /** Which of html, body and the composition element paint a background, hiding transparency. */
