@@ -48,7 +48,10 @@ export interface CompositionInfo {
 export interface PageError {
   kind: "error" | "unhandledrejection";
   message: string;
-  /** Script URL, line and column; empty and 0 for rejections, which carry no location. */
+  /**
+   * Script path in the project (a URL when the script is elsewhere), line and column; empty and 0
+   * for rejections, which carry no location.
+   */
   source: string;
   line: number;
   column: number;
@@ -112,7 +115,7 @@ export interface ComposeApi {
    * can be reused.
    */
   readonly changed: boolean;
-  /** Errors collected since injection (a copy). */
+  /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   readonly errors: readonly PageError[];
 }
 

@@ -11,6 +11,7 @@ import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
+import { warnOnFlatFrames } from "./flat-frames.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { ProgressMeter } from "./progress-meter.js";
 import type { RenderFinishedEvent } from "./render-events.js";
@@ -160,6 +161,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   throwIfAborted(signal);
   await staged.commit();
   committed = true;
+  await warnOnFlatFrames(request.output, options.format, info, emit, signal);
 
   return {
     type: "finished",

@@ -4,7 +4,7 @@ import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
 import { installFrameStyles } from "./frame-styles.js";
 import { takeInheritance } from "./inheritance.js";
-import { collectPageErrors } from "./page-errors.js";
+import { childFrameErrors, collectPageErrors } from "./page-errors.js";
 import { describeMedia, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
@@ -54,7 +54,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
       return seeker.changed;
     },
     get errors() {
-      return [...errors];
+      return [...errors, ...childFrameErrors()];
     },
   });
   Object.defineProperty(window, "__compose", { value: api, enumerable: true });
