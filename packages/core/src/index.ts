@@ -39,6 +39,8 @@ export type {
   VariableValuesAttribute,
   AttributeText,
   MediaReference,
+  ScriptReference,
+  AttributeUse,
   CompositionProblem,
   CompositionProblemCode,
   SourceLocation,
@@ -57,6 +59,7 @@ export { LINT_CODES, type LintCode, type LintSeverity } from "./lint/codes.js";
 export type { LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
 export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
+export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
 

@@ -30,7 +30,7 @@ export interface CompositionInfo {
   duration: number | undefined;
   /** Which of those gave the duration. */
   durationSource: DurationSource | undefined;
-  /** Starts that could not be resolved (unknown id, cycle...); those clips stay visible. */
+  /** Starts that could not be resolved (unknown id, cycle...); those clips are never shown. */
   timingErrors: TimingError[];
   /**
    * Which of "html", "body" and "the composition element" paint a background (colour or image):

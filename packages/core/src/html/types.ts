@@ -81,6 +81,21 @@ export interface MediaReference {
   loc: SourceLocation;
 }
 
+/** A <script> anywhere in the file (template content included), with its inline text. */
+export interface ScriptReference {
+  src: string | undefined;
+  /** The inline code; empty for an external script. */
+  text: string;
+  loc: SourceLocation;
+}
+
+/** An attribute found on some element of the file, for rules that look for a name anywhere. */
+export interface AttributeUse {
+  name: string;
+  tagName: string;
+  loc: SourceLocation;
+}
+
 export type CompositionProblemCode = "no-composition-root" | "root-missing-attribute" | "invalid-attribute" | "host-missing-id";
 
 export interface CompositionProblem {
@@ -99,5 +114,8 @@ export interface ParsedComposition {
   variablesAttribute: AttributeText | undefined;
   declarations: { variables: CompositionVariable[]; findings: DeclarationFinding[] };
   media: MediaReference[];
+  scripts: ScriptReference[];
+  /** Every data-* attribute of the file's elements, in document order. */
+  dataAttributes: AttributeUse[];
   problems: CompositionProblem[];
 }

@@ -1,9 +1,10 @@
 import { dirname, join } from "node:path";
-import type { RenderOptions } from "@compose/core";
+import { noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
+import { refusal } from "../composition/lint-before-render.js";
 import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
@@ -97,7 +98,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const { emit, signal } = context;
   throwIfAborted(signal);
   const composition = await loadComposition(request.composition);
-  preflight(composition, options, emit);
+  await preflight(composition, options, emit);
 
   const projectRoot = dirname(composition.file);
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
@@ -113,14 +114,9 @@ export async function openSession(request: SessionRequest, workers: number, cont
   });
   const { info } = pages[0]!;
   warnOnRootSize(composition, info, emit);
-  if (info.duration === undefined || info.durationSource === undefined) {
-    throw new RenderError(
-      "invalid-composition",
-      `${composition.id} has no known duration: set data-duration on the composition element or on its clips, or register a GSAP timeline in window.__timelines`,
-    );
-  }
-  for (const timingError of info.timingErrors) {
-    emit({ type: "warning", code: timingError.code, message: timingError.message });
-  }
+  // What lint finds in the source, found again in the live DOM that scripts changed.
+  const [timingError] = info.timingErrors;
+  if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);
+  if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(composition.id));
   return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration, durationSource: info.durationSource } };
 }
