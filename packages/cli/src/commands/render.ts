@@ -31,6 +31,7 @@ export function registerRender(program: Command): void {
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
     .option("--variables-file <path>", "a JSON file holding variable values")
     .option("--strict-variables", "treat variable warnings as errors")
+    .option("--allow-missing-assets", "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing")
     .action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags(flags);
       const settings = renderSettingsFromEnvironment(process.env);

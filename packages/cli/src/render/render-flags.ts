@@ -23,6 +23,7 @@ export interface RenderFlags {
   variables?: string;
   variablesFile?: string;
   strictVariables?: boolean;
+  allowMissingAssets?: boolean;
 }
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
@@ -83,6 +84,7 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
     docker: flags.docker,
     variables: await readVariables(flags),
     strictVariables: flags.strictVariables,
+    allowMissingAssets: flags.allowMissingAssets,
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);

@@ -4,6 +4,7 @@ import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, P
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
+import { AssetWatch } from "./asset-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
@@ -19,6 +20,9 @@ export interface CompositionPageOptions {
   readyTimeoutMs: number;
   /** Reuse the previous frame's image when the page says the seek changed nothing. */
   reuseFrames: boolean;
+  /** Warn of assets that fail to load instead of failing the render. */
+  allowMissingAssets: boolean;
+  warn: (code: string, message: string) => void;
 }
 
 /** Where the time of one page's frames went, for the benchmark and the finished event. */
@@ -123,6 +127,11 @@ export async function openCompositionPage(browser: Browser, options: Composition
   if (options.transparent) {
     await cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
+  const assets = await AssetWatch.start(cdp, {
+    baseUrl: new URL(".", options.url).href,
+    allowMissing: options.allowMissingAssets,
+    warn: (message) => options.warn("missing-asset", message),
+  });
   await page.evaluateOnNewDocument(runtimeSource(options.boot));
   if (options.captureMode === "beginframe") await cdp.send("HeadlessExperimental.enable");
   // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
@@ -131,6 +140,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     throw error;
   });
   const info = await waitUntilReady(cdp, options.readyTimeoutMs);
+  assets.check();
   const capture = createFrameCapturer(cdp, options.captureMode, options.image, options.quality);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
@@ -169,6 +179,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       if (exceptionDetails) {
         throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
       }
+      assets.check();
       const captureStarted = performance.now();
       stats.frames++;
       stats.seekMs += captureStarted - seekStarted;
