@@ -104,6 +104,7 @@ describe("docker run for compose render --docker", () => {
       hdr: true,
       sdr: true,
       strictVariables: true,
+      allowMissingAssets: true,
       quiet: true,
       docker: true,
       browserGpu: false,
@@ -127,6 +128,7 @@ describe("docker run for compose render --docker", () => {
       "--hdr",
       "--sdr",
       "--strict-variables",
+      "--allow-missing-assets",
       "--quiet",
     ]);
     expect(args.join(" ")).not.toMatch(/--docker|--browser-gpu/);

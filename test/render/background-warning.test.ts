@@ -7,7 +7,7 @@ let project: TempProject;
 
 beforeAll(async () => {
   project = await createProject({
-    "painted.html": compositionHtml({ id: "painted", duration: 0.1, background: "#123456", css: "body { background: #000 }" }),
+    "painted.html": compositionHtml({ id: "painted", duration: 0.1, background: "#123456", css: "body { background: #000 }", body: `<div style="width:20px;height:20px;background:#f00"></div>` }),
     "clear.html": compositionHtml({ id: "clear", duration: 0.1, body: `<div style="width:20px;height:20px;background:#f00"></div>` }),
   });
 });

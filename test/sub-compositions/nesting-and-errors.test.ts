@@ -96,7 +96,7 @@ describe("refusals", () => {
     const result = await render([project.path("loop-a.html"), "--output", project.path("loop.mp4")]);
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      'error: sub-composition "to-b" (loop-b.html): sub-composition cycle: loop-a.html -> loop-b.html -> loop-a.html',
+      'error: [sub-composition-cycle] host "to-a" embeds "loop-a.html", which embeds itself: loop-a.html -> loop-b.html -> loop-a.html (loop-b.html:1:97)',
     ]);
     expect(existsSync(project.path("loop.mp4"))).toBe(false);
   });
@@ -104,7 +104,7 @@ describe("refusals", () => {
   it("refuses a missing file, naming the host and the path", async () => {
     const result = await render([project.path("missing.html"), "--output", project.path("missing.mp4")]);
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual(['error: sub-composition "ghost": parts/ghost.html was not found (HTTP 404)']);
+    expect(lines(result.stderr)).toEqual(['error: [sub-composition-missing] host "ghost" embeds "parts/ghost.html", which does not exist (parts/ghost.html) (missing.html:1:97)']);
     expect(existsSync(project.path("missing.mp4"))).toBe(false);
   });
 });

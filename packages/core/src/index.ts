@@ -5,6 +5,7 @@ export { parseStartExpression, type StartExpression } from "./timing/start-expre
 export {
   resolveTiming,
   compositionDuration,
+  type DurationSource,
   type TimingInput,
   type ResolvedTiming,
   type TimingError,
@@ -38,6 +39,8 @@ export type {
   VariableValuesAttribute,
   AttributeText,
   MediaReference,
+  ScriptReference,
+  AttributeUse,
   CompositionProblem,
   CompositionProblemCode,
   SourceLocation,
@@ -55,6 +58,8 @@ export {
 export { LINT_CODES, type LintCode, type LintSeverity } from "./lint/codes.js";
 export type { LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
+export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
+export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
 

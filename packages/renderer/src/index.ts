@@ -13,3 +13,6 @@ export { runtimeSource } from "./browser/runtime-source.js";
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
 export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./encode/join-chunks.js";
 export { audioFileName } from "./media/audio-mix.js";
+
+// For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
+export { createSubCompositionResolver } from "./composition/resolve-sub-composition.js";

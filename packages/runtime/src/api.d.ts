@@ -2,7 +2,7 @@
  * The runtime's contract with the renderer, free of DOM types so Node code can import it:
  *   import type { ComposeBootConfig, ComposeApi } from "@compose/runtime";
  */
-import type { TimingError } from "@compose/core";
+import type { DurationSource, TimingError } from "@compose/core";
 
 /**
  * Passed to `window.__composeBoot(config)`, which the renderer appends to the bundle text it
@@ -24,10 +24,13 @@ export interface CompositionInfo {
   height: number;
   /**
    * Seconds: the composition element's data-duration, else the end of the timed element that
-   * ends last; undefined when neither is known (for instance only media without data-duration).
+   * ends last, else the longest timeline registered in window.__timelines; undefined when none is
+   * known (for instance only media without data-duration, before the renderer probed it).
    */
   duration: number | undefined;
-  /** Starts that could not be resolved (unknown id, cycle...); those clips stay visible. */
+  /** Which of those gave the duration. */
+  durationSource: DurationSource | undefined;
+  /** Starts that could not be resolved (unknown id, cycle...); those clips are never shown. */
   timingErrors: TimingError[];
   /**
    * Which of "html", "body" and "the composition element" paint a background (colour or image):
@@ -36,13 +39,21 @@ export interface CompositionInfo {
   paintedBackgrounds: string[];
   /** See ComposeApi.needsHistory; as it stood when the page became ready. */
   needsHistory: boolean;
+  /**
+   * The composition element as laid out, in CSS pixels: it differs from width x height when CSS
+   * sizes it otherwise; hidden when display, visibility or opacity hide it.
+   */
+  box: { width: number; height: number; hidden: boolean };
 }
 
 /** An uncaught error or unhandled rejection of a page script. */
 export interface PageError {
   kind: "error" | "unhandledrejection";
   message: string;
-  /** Script URL, line and column; empty and 0 for rejections, which carry no location. */
+  /**
+   * Script path in the project (a URL when the script is elsewhere), line and column; empty and 0
+   * for rejections, which carry no location.
+   */
   source: string;
   line: number;
   column: number;
@@ -122,7 +133,7 @@ export interface ComposeApi {
    * no such replay: a seek carries the clock past each one in order. Stays true once true.
    */
   readonly needsHistory: boolean;
-  /** Errors collected since injection (a copy). */
+  /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   readonly errors: readonly PageError[];
 }
 

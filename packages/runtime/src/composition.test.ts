@@ -68,8 +68,10 @@ describe("clip visibility", () => {
       width: 320,
       height: 180,
       duration: 2.5,
+      durationSource: "clips",
       timingErrors: [],
       paintedBackgrounds: [],
+      box: { width: 320, height: 180, hidden: false },
     });
     await page.close();
 

@@ -5,7 +5,7 @@ import { lintProject } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver } from "../project/resolve-sub-composition.js";
+import { createSubCompositionResolver } from "@compose/renderer";
 
 export function registerLint(program: Command): void {
   program

@@ -61,6 +61,7 @@ export function registerRender(program: Command): void {
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object (default: the declared defaults)")
     .option("--variables-file <path>", "a JSON file holding variable values, under --variables")
     .option("--strict-variables", "treat variable warnings as errors (default: off)")
+    .option("--allow-missing-assets", "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing (default: off)")
     .action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
       const selection = selectFrames(flags, options.fps);

@@ -96,7 +96,7 @@ function bindMount(source: string, target: string, readonly: boolean): string {
 /** Value flags passed on unchanged, in this order. */
 const VALUE_FLAGS = ["format", "fps", "quality", "crf", "videoBitrate", "workers", "frame", "time", "frames", "maxConcurrentRenders", "variables"] as const;
 /** Switches passed on unchanged, in this order. */
-const SWITCHES = ["gpu", "hdr", "sdr", "strictVariables", "quiet"] as const;
+const SWITCHES = ["gpu", "hdr", "sdr", "strictVariables", "allowMissingAssets", "quiet"] as const;
 
 /** The user's render flags that the inner render takes as they are (as --name=value, so no value reads as a flag). */
 export function passedFlags(flags: RenderFlags): string[] {

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from "node:path";
 import { extractCompositionMetadata, lintProject, type CompositionVariable, type LintFinding } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver } from "../project/resolve-sub-composition.js";
+import { createSubCompositionResolver } from "@compose/renderer";
 
 export interface PreviewState {
   /** Increases with every change of a project file. */

@@ -24,6 +24,7 @@ export interface RenderFlags extends FrameFlags {
   variables?: string;
   variablesFile?: string;
   strictVariables?: boolean;
+  allowMissingAssets?: boolean;
 }
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
@@ -84,6 +85,7 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
     docker: flags.docker,
     variables: await readVariables(flags),
     strictVariables: flags.strictVariables,
+    allowMissingAssets: flags.allowMissingAssets,
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);

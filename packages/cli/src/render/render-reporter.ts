@@ -28,6 +28,17 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(1)} ${units[unit]}`;
 }
 
+/** How the start line says where the duration came from. */
+const DURATION_SOURCES: Record<Extract<RenderEvent, { type: "started" }>["durationSource"], string> = {
+  "data-duration": "from data-duration",
+  clips: "to the end of the last clip",
+  timelines: "from the longest timeline in window.__timelines",
+};
+
+function seconds(value: number): string {
+  return String(Math.round(value * 1000) / 1000);
+}
+
 /** Prints render events the way a person at a terminal or a CI log wants to read them. */
 export function createRenderReporter(options: ReporterOptions): (event: RenderEvent) => void {
   const { out, err } = options;
@@ -52,7 +63,8 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
         if (options.quiet) return;
         out.write(
           `Rendering ${event.composition} at ${event.fps} fps, ${event.quality} quality: ` +
-            `${event.totalFrames} frames, ${event.width}x${event.height}, ${event.workers} worker${event.workers === 1 ? "" : "s"}\n`,
+            `${event.totalFrames} frames, ${event.width}x${event.height}, ${event.workers} worker${event.workers === 1 ? "" : "s"}; ` +
+            `${seconds(event.durationSeconds)} s ${DURATION_SOURCES[event.durationSource]}\n`,
         );
         if (options.interactive) {
           bar = new cliProgress.SingleBar(

@@ -7,8 +7,10 @@ import { parseDecimal, parseWholeNumber } from "./numbers.js";
 import type {
   CompositionProblem,
   CompositionRoot,
+  AttributeUse,
   MediaReference,
   ParsedComposition,
+  ScriptReference,
   SubCompositionHost,
   TimedElement,
   TimedElementKind,
@@ -36,6 +38,7 @@ export function parseComposition(html: string, options: { file?: string } = {}):
     variablesAttribute,
     declarations: parseVariableDeclarations(variablesAttribute?.text),
     media: [],
+    ...readScriptsAndAttributes(document),
     problems,
   };
   if (rootElement === undefined) {
@@ -55,6 +58,21 @@ export function parseComposition(html: string, options: { file?: string } = {}):
     parsed.elements.push(timed);
   }
   return parsed;
+}
+
+/** Scripts and data-* attributes of the whole file, which rules about a composition's code read. */
+function readScriptsAndAttributes(document: DefaultTreeAdapterTypes.Document): { scripts: ScriptReference[]; dataAttributes: AttributeUse[] } {
+  const scripts: ScriptReference[] = [];
+  const dataAttributes: AttributeUse[] = [];
+  for (const element of walkElements(document, { intoTemplates: true })) {
+    for (const { name } of element.attrs) {
+      if (name.startsWith("data-")) dataAttributes.push({ name, tagName: element.tagName, loc: attributeLocation(element, name) });
+    }
+    if (element.tagName !== "script") continue;
+    const text = element.childNodes.map((node) => ("value" in node && node.nodeName === "#text" ? node.value : "")).join("");
+    scripts.push({ src: attribute(element, "src"), text, loc: elementLocation(element) });
+  }
+  return { scripts, dataAttributes };
 }
 
 /**
@@ -94,6 +112,7 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     width: readNumber(element, "data-width", PIXELS, problems, owner),
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
+    style: attribute(element, "style"),
     loc: elementLocation(element),
   };
 }

@@ -68,6 +68,8 @@ export interface CompositionRoot {
   width: number | undefined;
   height: number | undefined;
   duration: number | undefined;
+  /** The inline style attribute, as written. */
+  style: string | undefined;
   loc: SourceLocation;
 }
 
@@ -76,6 +78,21 @@ export interface MediaReference {
   tagName: string;
   attribute: string;
   url: string;
+  loc: SourceLocation;
+}
+
+/** A <script> anywhere in the file (template content included), with its inline text. */
+export interface ScriptReference {
+  src: string | undefined;
+  /** The inline code; empty for an external script. */
+  text: string;
+  loc: SourceLocation;
+}
+
+/** An attribute found on some element of the file, for rules that look for a name anywhere. */
+export interface AttributeUse {
+  name: string;
+  tagName: string;
   loc: SourceLocation;
 }
 
@@ -97,5 +114,8 @@ export interface ParsedComposition {
   variablesAttribute: AttributeText | undefined;
   declarations: { variables: CompositionVariable[]; findings: DeclarationFinding[] };
   media: MediaReference[];
+  scripts: ScriptReference[];
+  /** Every data-* attribute of the file's elements, in document order. */
+  dataAttributes: AttributeUse[];
   problems: CompositionProblem[];
 }

@@ -7,6 +7,11 @@ export const LINT_CODES = {
   "root-missing-attribute": "error",
   "invalid-attribute": "error",
   "host-missing-id": "error",
+  // Render refuses both (odd-size only for mp4 and webm).
+  "no-duration": "error",
+  "odd-size": "warning",
+  // Frames are data-width x data-height whatever CSS says, so a different CSS size crops or pads.
+  "root-size-mismatch": "warning",
   // data-composition-variables.
   "variables-invalid-json": "error",
   "variables-not-array": "error",

@@ -7,7 +7,7 @@ const CARD = composition('<p id="line" data-start="0" data-duration="1"></p>', {
     { id: "title", type: "string", label: "Title", default: "Card" },
     { id: "mood", type: "enum", label: "Mood", default: "calm", options: [{ value: "calm", label: "Calm" }] },
   ]),
-  root: 'data-composition-id="card" data-width="320" data-height="180"',
+  root: 'data-composition-id="card" data-width="320" data-height="180" data-duration="1"',
 });
 
 const withCard = (hosts: string): ProjectFiles => ({ "index.html": composition(hosts), "card.html": CARD });
@@ -24,7 +24,7 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
   "no-composition-root": { bad: { "index.html": "<p>hello</p>" }, good: clips() },
   "root-missing-attribute": {
     bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320"' }) },
-    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="1"' }) },
+    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="2" data-duration="1"' }) },
   },
   "invalid-attribute": {
     bad: clips('<p id="a" data-start="0" data-duration="2s"></p>'),
@@ -33,6 +33,18 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
   "host-missing-id": {
     bad: withCard('<div data-composition-src="card.html"></div>'),
     good: withCard('<div data-composition-id="card1" data-composition-src="card.html"></div>'),
+  },
+  "root-size-mismatch": {
+    bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 100px"' }) },
+    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 180px"' }) },
+  },
+  "no-duration": {
+    bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180"' }) },
+    good: { "index.html": composition("<script>window.__timelines.main = makeTimeline();</script>", { root: 'data-composition-id="main" data-width="320" data-height="180"' }) },
+  },
+  "odd-size": {
+    bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="321" data-height="180" data-duration="1"' }) },
+    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="322" data-height="180" data-duration="1"' }) },
   },
   "variables-invalid-json": { bad: declare('[{"id": }]'), good: declare("[]") },
   "variables-not-array": { bad: declare("{}"), good: declare("[]") },

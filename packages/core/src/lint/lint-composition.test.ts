@@ -11,7 +11,7 @@ describe("lintComposition", () => {
   });
 
   it("places a JSON syntax error at its line and column in the file", () => {
-    const html = `<!doctype html>\n<html data-composition-variables='[\n  {"id": "a", "type": "string", "label": "A", "default": "x"},\n  {"id": "b", "type": "string" "label": "B"}\n]'>\n<body><div data-composition-id="m" data-width="1" data-height="1"></div></body></html>`;
+    const html = `<!doctype html>\n<html data-composition-variables='[\n  {"id": "a", "type": "string", "label": "A", "default": "x"},\n  {"id": "b", "type": "string" "label": "B"}\n]'>\n<body><div data-composition-id="m" data-width="2" data-height="2" data-duration="1"></div></body></html>`;
     expect(lintComposition(html, { file: "dir/index.html" })).toEqual([
       {
         file: "dir/index.html",
@@ -25,7 +25,7 @@ describe("lintComposition", () => {
   });
 
   it("places a declaration finding at the declaration, sorted with the others by position", () => {
-    const html = `<html data-composition-variables='[\n  {"id": "a", "type": "string", "label": "A", "default": "x"},\n  {"id": "b", "type": "colour", "label": "B", "default": "x"}\n]'>\n<body>\n<div data-composition-id="m" data-width="1" data-height="1">\n  <p id="p" data-start="q"></p>\n</div></body></html>`;
+    const html = `<html data-composition-variables='[\n  {"id": "a", "type": "string", "label": "A", "default": "x"},\n  {"id": "b", "type": "colour", "label": "B", "default": "x"}\n]'>\n<body>\n<div data-composition-id="m" data-width="2" data-height="2" data-duration="1">\n  <p id="p" data-start="q"></p>\n</div></body></html>`;
     expect(lintComposition(html, { file: "index.html" })).toEqual([
       {
         file: "index.html",
@@ -47,7 +47,7 @@ describe("lintComposition", () => {
   });
 
   it("falls back to the attribute when the value uses character references", () => {
-    const html = `<html data-composition-variables="[{&quot;id&quot;: 1}]"><body><div data-composition-id="m" data-width="1" data-height="1"></div></body></html>`;
+    const html = `<html data-composition-variables="[{&quot;id&quot;: 1}]"><body><div data-composition-id="m" data-width="2" data-height="2" data-duration="1"></div></body></html>`;
     const findings = lintComposition(html, { file: "index.html" });
     expect(findings.map(({ line, column, code }) => ({ line, column, code }))).toContainEqual({ line: 1, column: 7, code: "variable-invalid-field" });
   });

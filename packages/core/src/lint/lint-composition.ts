@@ -6,6 +6,8 @@ import { createReport } from "./report.js";
 import { checkDeclarations } from "./rules/declarations.js";
 import { checkHostValues } from "./rules/host-values.js";
 import { checkInlineMedia } from "./rules/inline-media.js";
+import { checkDuration, checkEvenSize } from "./rules/render-refusals.js";
+import { checkRootSize } from "./rules/root-size.js";
 import type { EmbeddedComposition, LintRule } from "./rules/rule.js";
 import { checkStructure } from "./rules/structure.js";
 import { checkTiming } from "./rules/timing.js";
@@ -19,7 +21,7 @@ export interface LintCompositionOptions {
   embedded?: (host: SubCompositionHost) => EmbeddedComposition | undefined;
 }
 
-const RULES: LintRule[] = [checkStructure, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia];
+const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia];
 
 /** Lints one composition file on its own; lintProject also follows the files it embeds. */
 export function lintComposition(html: string, options: LintCompositionOptions): LintFinding[] {

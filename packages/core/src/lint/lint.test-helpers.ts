@@ -16,7 +16,7 @@ export async function lintFiles(files: ProjectFiles, entry = "index.html"): Prom
   );
 }
 
-const ROOT = 'data-composition-id="main" data-width="320" data-height="180"';
+const ROOT = 'data-composition-id="main" data-width="320" data-height="180" data-duration="1"';
 
 /** A composition file: `body` goes inside the root; `variables` onto <html>. */
 export function composition(body: string, options: { variables?: string; root?: string } = {}): string {

@@ -11,6 +11,7 @@ describe("extractCompositionMetadata", () => {
       width: 640,
       height: 360,
       duration: 3,
+      durationSource: "data-duration",
       variables: [
         { id: "title", type: "string", label: "Title", default: "Hello, compose", maxLength: 40 },
         { id: "accent", type: "color", label: "Accent colour", default: "#ff5a36" },
@@ -37,6 +38,7 @@ describe("extractCompositionMetadata", () => {
       '<div data-composition-id="a" data-width="1" data-height="1"><p id="x" data-start="1" data-duration="2"></p><p data-start="x + 0.5" data-duration="1"></p></div>',
     );
     expect(metadata.duration).toBe(4.5);
+    expect(metadata.durationSource).toBe("clips");
   });
 
   it("lists sub-composition instances with resolved starts and their values", () => {
@@ -74,6 +76,7 @@ describe("extractCompositionMetadata", () => {
       width: undefined,
       height: undefined,
       duration: undefined,
+      durationSource: undefined,
       variables: [],
       instances: [],
       media: [],

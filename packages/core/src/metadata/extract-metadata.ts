@@ -1,5 +1,6 @@
 import { parseComposition } from "../html/parse-composition.js";
 import type { TimedElementKind } from "../html/types.js";
+import type { DurationSource } from "../timing/resolve-timing.js";
 import type { CompositionVariable, VariableValues } from "../variables/types.js";
 import { resolveCompositionTiming } from "./resolve-composition-timing.js";
 
@@ -30,8 +31,12 @@ export interface CompositionMetadata {
   id: string | undefined;
   width: number | undefined;
   height: number | undefined;
-  /** data-duration, else the end of the last timed element; undefined if unknown statically. */
+  /**
+   * data-duration, else the end of the last timed element; undefined if unknown statically (the
+   * renderer then takes the longest registered GSAP timeline, which only running the page tells).
+   */
   duration: number | undefined;
+  durationSource: Exclude<DurationSource, "timelines"> | undefined;
   variables: CompositionVariable[];
   instances: CompositionInstance[];
   media: CompositionMedia[];
@@ -49,12 +54,13 @@ export interface MetadataOptions {
 export function extractCompositionMetadata(html: string, options: MetadataOptions = {}): CompositionMetadata {
   const parsed = parseComposition(html);
   const { embeddedDuration } = options;
-  const { timings, duration } = resolveCompositionTiming(parsed, embeddedDuration && ((host) => embeddedDuration(host.src)));
+  const { timings, duration, durationSource } = resolveCompositionTiming(parsed, embeddedDuration && ((host) => embeddedDuration(host.src)));
   return {
     id: parsed.root?.id,
     width: parsed.root?.width,
     height: parsed.root?.height,
     duration,
+    durationSource: durationSource === "timelines" ? undefined : durationSource,
     variables: parsed.declarations.variables,
     instances: parsed.hosts.map((host) => ({
       id: host.id,

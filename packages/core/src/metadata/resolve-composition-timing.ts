@@ -1,11 +1,13 @@
 import type { ParsedComposition, SubCompositionHost } from "../html/types.js";
-import { compositionDuration, resolveTiming, type ResolvedTiming, type TimingError } from "../timing/resolve-timing.js";
+import { compositionDuration, resolveTiming, type DurationSource, type ResolvedTiming, type TimingError } from "../timing/resolve-timing.js";
 
 export interface CompositionTiming {
   /** Parallel to `parsed.elements`. */
   timings: Array<ResolvedTiming | undefined>;
   errors: TimingError[];
   duration: number | undefined;
+  /** Which part of the duration rule gave it; statically never "timelines". */
+  durationSource: DurationSource | undefined;
 }
 
 /**
@@ -23,5 +25,6 @@ export function resolveCompositionTiming(
       return { id: element.id, start: element.start, duration: element.duration ?? (host && embeddedDuration(host)) };
     }),
   );
-  return { timings, errors, duration: compositionDuration(parsed.root?.duration, timings) };
+  const { duration, source } = compositionDuration(parsed.root?.duration, timings);
+  return { timings, errors, duration, durationSource: source };
 }

@@ -60,6 +60,8 @@ export const renderOptionsSchema = z.strictObject({
     .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
     .optional(),
   strictVariables: z.boolean({ error: "must be true or false" }).default(false),
+  /** An asset that fails to load (image, font, style, script, fetch, media) warns instead of failing the render. */
+  allowMissingAssets: z.boolean({ error: "must be true or false" }).default(false),
 });
 
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;

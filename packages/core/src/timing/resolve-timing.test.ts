@@ -120,14 +120,18 @@ describe("compositionDuration", () => {
   const timings = resolveTiming([{ start: "1", duration: 2 }, { start: "0", duration: 5 }, { start: "9" }]).timings;
 
   it("prefers the declared duration", () => {
-    expect(compositionDuration(3, timings)).toBe(3);
+    expect(compositionDuration(3, timings, 7)).toEqual({ duration: 3, source: "data-duration" });
   });
 
   it("otherwise ends with the last element whose end is known", () => {
-    expect(compositionDuration(undefined, timings)).toBe(5);
+    expect(compositionDuration(undefined, timings, 7)).toEqual({ duration: 5, source: "clips" });
   });
 
-  it("is unknown when nothing has an end", () => {
-    expect(compositionDuration(undefined, [undefined, { start: 1, duration: undefined, end: undefined }])).toBeUndefined();
+  it("otherwise lasts as long as the longest registered timeline", () => {
+    expect(compositionDuration(undefined, [{ start: 1, duration: undefined, end: undefined }], 2.5)).toEqual({ duration: 2.5, source: "timelines" });
+  });
+
+  it("is unknown when nothing has an end and no timeline has a length", () => {
+    expect(compositionDuration(undefined, [undefined, { start: 1, duration: undefined, end: undefined }], 0)).toEqual({ duration: undefined, source: undefined });
   });
 });

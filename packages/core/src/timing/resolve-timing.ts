@@ -129,12 +129,25 @@ function cycleError(members: number[], id: (index: number) => string): TimingErr
   return { code: "cycle", index: chain[0]!, ids, message: `start times form a cycle: ${ids.join(" -> ")}` };
 }
 
-/** The declared duration wins; otherwise the composition lasts until its last timed element ends. */
-export function compositionDuration(declared: number | undefined, timings: Array<ResolvedTiming | undefined>): number | undefined {
-  if (declared !== undefined) return declared;
+/** Where a composition's duration came from, in the order the rule tries them. */
+export type DurationSource = "data-duration" | "clips" | "timelines";
+
+/**
+ * The duration rule: the declared data-duration; else the end of the timed element (clip, media,
+ * instance) that ends last; else the longest timeline registered in window.__timelines, which only
+ * a page that ran its scripts knows.
+ */
+export function compositionDuration(
+  declared: number | undefined,
+  timings: Array<ResolvedTiming | undefined>,
+  longestTimeline?: number,
+): { duration: number | undefined; source: DurationSource | undefined } {
+  if (declared !== undefined) return { duration: declared, source: "data-duration" };
   let last: number | undefined;
   for (const timing of timings) {
     if (timing?.end !== undefined && (last === undefined || timing.end > last)) last = timing.end;
   }
-  return last;
+  if (last !== undefined) return { duration: last, source: "clips" };
+  if (longestTimeline !== undefined && longestTimeline > 0) return { duration: longestTimeline, source: "timelines" };
+  return { duration: undefined, source: undefined };
 }

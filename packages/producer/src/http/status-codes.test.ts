@@ -93,6 +93,7 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     ["workers out of range", { composition: "tiny", workers: 0 }, "workers"],
     ["variables that are not an object", { composition: "tiny", variables: [] }, "variables"],
     ["strictVariables that is not a boolean", { composition: "tiny", strictVariables: "yes" }, "strictVariables"],
+    ["allowMissingAssets that is not a boolean", { composition: "tiny", allowMissingAssets: "yes" }, "allowMissingAssets"],
     ["container mode, which is the CLI's", { composition: "tiny", docker: true }, "docker"],
     ["a missing composition", { format: "mp4" }, "composition"],
     ["a composition that is not a string", { composition: 5 }, "composition"],

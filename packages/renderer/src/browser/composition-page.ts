@@ -5,6 +5,7 @@ import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
 import type { FrameStats } from "../render/render-events.js";
+import { AssetWatch } from "./asset-watch.js";
 import { PageWatch } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
@@ -25,6 +26,9 @@ export interface CompositionPageOptions {
   readyTimeoutMs: number;
   /** Reuse the previous frame's image when the page says the seek changed nothing. */
   reuseFrames: boolean;
+  /** Warn of assets that fail to load instead of failing the render. */
+  allowMissingAssets: boolean;
+  warn: (code: string, message: string) => void;
 }
 
 /** A loaded composition that can be seeked and captured, one frame at a time. */
@@ -131,6 +135,11 @@ export async function openCompositionPage(browser: Browser, options: Composition
   if (options.transparent) {
     await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
+  const assets = await AssetWatch.start(cdp, {
+    baseUrl: new URL(".", options.url).href,
+    allowMissing: options.allowMissingAssets,
+    warn: (message) => options.warn("missing-asset", message),
+  });
   await watch.guard(page.evaluateOnNewDocument(runtimeSource(options.boot)));
   if (options.captureMode === "beginframe") await watch.send("HeadlessExperimental.enable");
   const load = async (): Promise<CompositionInfo> => {
@@ -145,6 +154,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       throw error;
     });
     const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs, options.url);
+    assets.check();
     await watch.holdTo(page.url());
     return ready;
   };
@@ -220,6 +230,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     async frameAt(t: number): Promise<Buffer> {
       const seekStarted = performance.now();
       const changed = await seek(t);
+      assets.check();
       const captureStarted = performance.now();
       stats.frames++;
       stats.seekMs += captureStarted - seekStarted;

@@ -1,14 +1,16 @@
 import { dirname, join } from "node:path";
-import type { RenderOptions } from "@compose/core";
+import { noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
+import { refusal } from "../composition/lint-before-render.js";
 import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
 import { serveProject } from "../serve/project-server.js";
+import { warnOnRootSize } from "./composition-warnings.js";
 import { openPages } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
@@ -51,7 +53,7 @@ export interface CompositionSession {
   pages: CompositionPage[];
   mode: CaptureMode;
   media: PreparedMedia;
-  info: CompositionInfo & { duration: number };
+  info: CompositionInfo & { duration: number; durationSource: NonNullable<CompositionInfo["durationSource"]> };
 }
 
 function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
@@ -96,7 +98,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const { emit, signal } = context;
   throwIfAborted(signal);
   const composition = await loadComposition(request.composition);
-  preflight(composition, options, emit);
+  await preflight(composition, options, emit);
 
   const projectRoot = dirname(composition.file);
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
@@ -111,14 +113,10 @@ export async function openSession(request: SessionRequest, workers: number, cont
     signal,
   });
   const { info } = pages[0]!;
-  if (info.duration === undefined) {
-    throw new RenderError(
-      "invalid-composition",
-      `${composition.id} has no known duration: set data-duration on the composition element or on its clips`,
-    );
-  }
-  for (const timingError of info.timingErrors) {
-    emit({ type: "warning", code: timingError.code, message: timingError.message });
-  }
-  return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration } };
+  warnOnRootSize(composition, info, emit);
+  // What lint finds in the source, found again in the live DOM that scripts changed.
+  const [timingError] = info.timingErrors;
+  if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);
+  if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(composition.id));
+  return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration, durationSource: info.durationSource } };
 }

@@ -22,8 +22,16 @@ async function openPagesIn(
   workers: number,
   pool: BrowserPool,
   baseUrl: string,
+  emit: (event: RenderEvent) => void,
 ): Promise<CompositionPage[]> {
   const { options } = request;
+  // Every worker's page loads the same assets: each finding is told once.
+  const told = new Set<string>();
+  const warn = (code: string, message: string) => {
+    if (told.has(message)) return;
+    told.add(message);
+    emit({ type: "warning", code, message });
+  };
   const browsers = await pool.launch(workers, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
@@ -42,6 +50,8 @@ async function openPagesIn(
         fps: options.fps,
         readyTimeoutMs: readyTimeout(request),
         reuseFrames: request.reuseFrames ?? true,
+        allowMissingAssets: options.allowMissingAssets,
+        warn,
       }),
     ),
   );
@@ -63,7 +73,7 @@ export async function openPages(
 ): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
   const mode = request.captureMode ?? "beginframe";
   try {
-    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl), mode };
+    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl, emit), mode };
   } catch (error) {
     if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
     await pool.closeAll();
@@ -72,6 +82,6 @@ export async function openPages(
       code: "screenshot-capture",
       message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
     });
-    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl), mode: "screenshot" };
+    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl, emit), mode: "screenshot" };
   }
 }

@@ -1,14 +1,16 @@
-import { validateVariableValues, type RenderOptions } from "@compose/core";
+import { oddSizeMessage, validateVariableValues, type RenderOptions } from "@compose/core";
+import { refuseLintErrors, refusal } from "../composition/lint-before-render.js";
 import type { LoadedComposition } from "../composition/load-composition.js";
 import type { RenderEvent } from "./render-events.js";
 import { RenderError } from "./render-error.js";
 
 /** Everything that can be refused before a browser starts. */
-export function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
+export async function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): Promise<void> {
   if (options.docker) {
     // The CLI runs a docker render as a plain local render inside the container.
     throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
   }
+  await refuseLintErrors(composition.file);
   checkVariables(composition, options, emit);
   checkDimensions(composition, options);
 }
@@ -26,9 +28,6 @@ function checkVariables(composition: LoadedComposition, options: RenderOptions, 
 function checkDimensions(composition: LoadedComposition, options: RenderOptions): void {
   const subsampled = options.format === "mp4" || options.format === "webm";
   if (subsampled && (composition.width % 2 !== 0 || composition.height % 2 !== 0)) {
-    throw new RenderError(
-      "invalid-composition",
-      `${options.format} needs an even width and height, but ${composition.id} is ${composition.width}x${composition.height}: change data-width / data-height or use --format mov or png-sequence`,
-    );
+    throw refusal("odd-size", oddSizeMessage(composition.id, composition.width, composition.height));
   }
 }

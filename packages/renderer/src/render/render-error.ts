@@ -1,6 +1,7 @@
 export type RenderErrorCode =
   | "invalid-composition"
   | "invalid-variables"
+  | "missing-asset"
   | "browser-missing"
   | "browser-crashed"
   | "ffmpeg-missing"

@@ -1,4 +1,4 @@
-import type { OutputFormat, QualityName } from "@compose/core";
+import type { DurationSource, OutputFormat, QualityName } from "@compose/core";
 
 export interface RenderStartedEvent {
   type: "started";
@@ -10,6 +10,8 @@ export interface RenderStartedEvent {
   width: number;
   height: number;
   durationSeconds: number;
+  /** Which part of the duration rule gave the composition's duration. */
+  durationSource: DurationSource;
   totalFrames: number;
   workers: number;
   captureMode: "beginframe" | "screenshot";

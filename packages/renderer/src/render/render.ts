@@ -13,6 +13,7 @@ import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
+import { warnOnFlatFrames } from "./flat-frames.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { ProgressMeter } from "./progress-meter.js";
 import type { FrameStats, RenderFinishedEvent } from "./render-events.js";
@@ -145,6 +146,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     width: composition.width,
     height: composition.height,
     durationSeconds: seconds,
+    durationSource: info.durationSource,
     totalFrames,
     workers: ranges.length,
     captureMode: mode,
@@ -205,6 +207,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   throwIfAborted(signal);
   await staged.commit();
   committed = true;
+  await warnOnFlatFrames(request.output, options.format, info, emit, signal);
 
   return {
     type: "finished",

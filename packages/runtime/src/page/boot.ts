@@ -3,8 +3,10 @@ import { AnimationFrames } from "./animation-frames.js";
 import { AwaitedWork } from "./awaited-work.js";
 import { installVirtualDateAndPerformance } from "./date-and-performance.js";
 import { createTimelineRegistry } from "./gsap-timelines.js";
+import { installFrameStyles } from "./frame-styles.js";
 import { HistoryWatch } from "./history-watch.js";
-import { collectPageErrors } from "./page-errors.js";
+import { takeInheritance } from "./inheritance.js";
+import { childFrameErrors, collectPageErrors } from "./page-errors.js";
 import { describeMedia, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
@@ -28,6 +30,8 @@ declare global {
 function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
+  installFrameStyles();
+  takeInheritance();
   const clock = new VirtualClock();
   installVirtualDateAndPerformance(clock);
   installSeededRandom(config.seed ?? DEFAULT_SEED);
@@ -61,7 +65,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
       return work.waiting;
     },
     get errors() {
-      return [...errors];
+      return [...errors, ...childFrameErrors()];
     },
   });
   Object.defineProperty(window, "__compose", { value: api, enumerable: true });

@@ -15,7 +15,8 @@ const TOLERANCE_S = 1e-6;
 /**
  * Shows each clip during [start, start + duration) (with no duration, from start on) and hides it,
  * subtree included, outside; a <video> too, since it shows the renderer's frames. <audio> has
- * nothing to show. A clip whose start cannot be resolved stays visible.
+ * nothing to show. A clip whose start cannot be resolved is never shown: render refuses such a
+ * composition, and a preview must not show it over everything.
  */
 export function applyClipVisibility(clips: readonly TimedElement[], t: number): void {
   if (!document.adoptedStyleSheets.includes(hiddenClipSheet)) {
@@ -23,7 +24,11 @@ export function applyClipVisibility(clips: readonly TimedElement[], t: number): 
   }
   const hidden = new Set<Element>();
   for (const { element, timing } of clips) {
-    if (element instanceof HTMLAudioElement || timing === undefined) continue;
+    if (element instanceof HTMLAudioElement) continue;
+    if (timing === undefined) {
+      hidden.add(element);
+      continue;
+    }
     const started = t >= timing.start - TOLERANCE_S;
     const ended = timing.end !== undefined && t >= timing.end - TOLERANCE_S;
     if (!started || ended) hidden.add(element);

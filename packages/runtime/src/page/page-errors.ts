@@ -12,7 +12,7 @@ export function collectPageErrors(): readonly PageError[] {
     errors.push({
       kind: "error",
       message: event.message,
-      source: event.filename,
+      source: projectPath(event.filename),
       line: event.lineno,
       column: event.colno,
       ...stackOf(event.error),
@@ -30,6 +30,36 @@ export function collectPageErrors(): readonly PageError[] {
     });
   });
   return errors;
+}
+
+/** A script of the project is named by its path in the project, as its author knows it. */
+function projectPath(url: string): string {
+  const origin = `${window.location.origin}/`;
+  if (!url.startsWith(origin)) return url;
+  const path = url.slice(origin.length).split(/[?#]/)[0]!;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The errors of every same-origin frame this one contains (sub-composition instances and plain
+ * iframes), each of which runs the runtime and collects its own; their frames' errors included.
+ */
+export function childFrameErrors(): PageError[] {
+  const found: PageError[] = [];
+  for (let index = 0; index < window.frames.length; index++) {
+    try {
+      const child = window.frames[index] as (Window & { __compose?: { errors: readonly PageError[] } }) | undefined;
+      // The child's objects come from another realm; copying them keeps the list plain.
+      for (const error of child?.__compose?.errors ?? []) found.push({ ...error });
+    } catch {
+      // Another origin's frame cannot be read.
+    }
+  }
+  return found;
 }
 
 function stackOf(error: unknown): { stack?: string } {

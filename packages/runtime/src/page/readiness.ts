@@ -4,10 +4,12 @@ import type { AwaitedWork } from "./awaited-work.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import type { HistoryWatch } from "./history-watch.js";
+import { compositionBox, sizeCompositionRoot } from "./frame-styles.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
 import { instantiateTemplateComposition } from "./template-composition.js";
 import { readTimedElements } from "./timed-elements.js";
+import { longestRegisteredTimeline } from "./timeline-lengths.js";
 import type { VirtualTimers } from "./timers.js";
 
 /**
@@ -18,6 +20,7 @@ import type { VirtualTimers } from "./timers.js";
 export async function compositionReady(timers: VirtualTimers, history: HistoryWatch, work: AwaitedWork): Promise<CompositionInfo> {
   await loaded();
   await instantiateTemplateComposition();
+  sizeCompositionRoot();
   await timers.runDue();
   // Hosts may be created by the page's scripts, so instances mount from the live DOM.
   await mountSubCompositions();
@@ -47,16 +50,19 @@ export function describeComposition(history: HistoryWatch): CompositionInfo {
   const { elements, errors } = readTimedElements(root);
   const declared = numberAttribute(root, "data-duration");
   // Core's parser ignores a declared duration that is not above 0; so does the runtime.
-  const duration = compositionDuration(
+  const { duration, source } = compositionDuration(
     declared !== undefined && declared > 0 ? declared : undefined,
     elements.map((element) => element.timing),
+    longestRegisteredTimeline(),
   );
   return {
     width,
     height,
     duration,
+    durationSource: source,
     timingErrors: errors,
     paintedBackgrounds: paintedBackgrounds(root),
+    box: compositionBox(root),
     needsHistory: history.needed,
   };
 }

@@ -1,5 +1,6 @@
 import type { ComposeApi, CompositionInfo } from "../api.js";
 import { findCompositionRoot } from "./composition-root.js";
+import { inheritanceFor, offerInheritance } from "./inheritance.js";
 import type { TimedElement } from "./timed-elements.js";
 
 /** The element that embeds another composition file. */
@@ -69,7 +70,8 @@ function loadFrame(frame: HTMLIFrameElement): Promise<void> {
 /**
  * Each instance is a same-origin iframe of its own document, so ids, CSS, scripts, timelines and
  * variables of one instance can never meet another's; the runtime runs in every frame and this
- * parent seeks the children.
+ * parent seeks the children. What an inline piece would share with the host crosses on purpose
+ * (see inheritance.ts).
  */
 async function mountInstance(host: Element): Promise<Instance> {
   const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
@@ -78,6 +80,7 @@ async function mountInstance(host: Element): Promise<Instance> {
   frame.setAttribute("data-compose-instance", hostName(host));
   frame.setAttribute("scrolling", "no");
   frame.style.cssText = "display:block;border:0;margin:0;padding:0;background:transparent;overflow:hidden;";
+  offerInheritance(frame, await inheritanceFor(host));
   const loaded = loadFrame(frame);
   frame.src = url;
   host.appendChild(frame);
