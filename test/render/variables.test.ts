@@ -28,7 +28,7 @@ const html = compositionHtml({
     const box = document.getElementById("box");
     box.style.background = boxColor;
     box.style.width = (typeof size === "number" ? size : 40) + "px";
-    document.getElementById("mood").style.background = mood === "loud" ? "#ffffff" : "#808080";
+    document.getElementById("mood").style.background = mood === "loud" ? "#ffffff" : mood === "calm" ? "#808080" : "#000000";
   </script>`,
 });
 
@@ -113,7 +113,15 @@ describe("variable warnings", () => {
     expect(find("type-mismatch")).toContain("size");
     expect(find("enum-out-of-range")).toContain("mood");
     expect(find("enum-out-of-range")).toContain("angry");
-    await frameOf("warnings"); // the output exists
+    expect(find("type-mismatch")).toMatch(/the default 40 is used$/);
+    expect(find("enum-out-of-range")).toMatch(/the default "calm" is used$/);
+    expect(find("undeclared")).toMatch(/; ignored$/);
+  });
+
+  it("a value that a warning refuses is not used: the page gets the declared default", async () => {
+    const frame = await frameOf("warnings");
+    // The script shows any mood but "loud" and "calm" as black; the default, calm, is grey.
+    expect(isColour(frame, 30, 120, hex("#808080"), 4)).toBe(true);
   });
 
   it("--strict-variables turns them into an error: exit 1, one line, no output", async () => {

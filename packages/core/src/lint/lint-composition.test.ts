@@ -24,6 +24,22 @@ describe("lintComposition", () => {
     ]);
   });
 
+  it("points at an apostrophe that ends a '-quoted attribute early, and says how to write it", () => {
+    const html = `<html data-composition-variables='[{"id": "t", "type": "string", "label": "Today's title", "default": "x"}]'>\n<body><div data-composition-id="m" data-width="2" data-height="2" data-duration="1"></div></body></html>`;
+    const [finding] = lintComposition(html, { file: "index.html" });
+    expect(finding).toMatchObject({ line: 1, column: html.indexOf("'s title") + 1, code: "variables-invalid-json" });
+    expect(finding!.message).toBe(
+      `data-composition-variables is not valid JSON: unterminated string; the attribute ends at this ', before "s title", "d": a ' inside a '…'-quoted attribute ends it, so write it as &#39; (or a typographic ’)`,
+    );
+  });
+
+  it("names a bare double quote inside a JSON string", () => {
+    const html = `<html data-composition-variables='[{"id": "t", "type": "string", "label": "A "big" day", "default": "x"}]'>\n<body><div data-composition-id="m" data-width="2" data-height="2" data-duration="1"></div></body></html>`;
+    const [finding] = lintComposition(html, { file: "index.html" });
+    expect(finding).toMatchObject({ line: 1, column: html.indexOf('big"') + 1, code: "variables-invalid-json" });
+    expect(finding!.message).toMatch(/found 'b'; a " inside a JSON string ends the string, so write it as \\" \(or “ ”\)$/);
+  });
+
   it("places a declaration finding at the declaration, sorted with the others by position", () => {
     const html = `<html data-composition-variables='[\n  {"id": "a", "type": "string", "label": "A", "default": "x"},\n  {"id": "b", "type": "colour", "label": "B", "default": "x"}\n]'>\n<body>\n<div data-composition-id="m" data-width="2" data-height="2" data-duration="1">\n  <p id="p" data-start="q"></p>\n</div></body></html>`;
     expect(lintComposition(html, { file: "index.html" })).toEqual([

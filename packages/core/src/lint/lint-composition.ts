@@ -1,7 +1,7 @@
 import { parseComposition } from "../html/parse-composition.js";
 import type { ParsedComposition, SubCompositionHost } from "../html/types.js";
 import { resolveCompositionTiming } from "../metadata/resolve-composition-timing.js";
-import { createLocateInAttribute } from "./locate-in-attribute.js";
+import { createExplainJsonInAttribute, createLocateInAttribute } from "./locate-in-attribute.js";
 import { createReport } from "./report.js";
 import { checkDeclarations } from "./rules/declarations.js";
 import { checkHostValues } from "./rules/host-values.js";
@@ -36,7 +36,9 @@ export function lintParsedComposition(
   const embedded = options.embedded ?? (() => undefined);
   const timing = resolveCompositionTiming(parsed, (host) => embedded(host)?.duration);
   const { report, findings } = createReport(options.file);
-  const context = { parsed, timing, embedded, locateInAttribute: createLocateInAttribute(html), report };
+  const locateInAttribute = createLocateInAttribute(html);
+  const explainJsonInAttribute = createExplainJsonInAttribute(html, locateInAttribute);
+  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report };
   for (const rule of RULES) rule(context);
   return { findings: sortByPosition(findings), summary: { variables: parsed.declarations.variables, duration: timing.duration } };
 }

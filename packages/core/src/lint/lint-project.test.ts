@@ -20,7 +20,7 @@ describe("lintProject", () => {
         column: 67,
         severity: "error",
         code: "variable-values-type-mismatch",
-        message: 'host "card1" (card.html): "title" must be a string, got 3',
+        message: 'host "card1" (card.html): "title" must be a string, got 3; the default "Card" is used',
       },
       {
         file: "index.html",
@@ -28,7 +28,7 @@ describe("lintProject", () => {
         column: 67,
         severity: "warning",
         code: "variable-values-undeclared",
-        message: 'host "card1" (card.html): "subtitle" is not a declared variable (declared: title)',
+        message: 'host "card1" (card.html): "subtitle" is not a declared variable (declared: title); ignored',
       },
     ]);
   });

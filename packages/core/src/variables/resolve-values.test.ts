@@ -16,15 +16,17 @@ describe("resolveVariableValues", () => {
     ["a missing layer falls through", [undefined, { speed: 3 }], { title: "Hello", speed: 3, badge: true }],
     ["undefined falls through to the layer below", [{ speed: 2 }, { speed: undefined }], { title: "Hello", speed: 2, badge: true }],
     ["false and empty values still override", [{ badge: false, title: "" }], { title: "", speed: 1, badge: false }],
-    ["undeclared keys pass through", [{ extra: "x" }], { title: "Hello", speed: 1, badge: true, extra: "x" }],
+    ["undeclared keys are ignored", [{ extra: "x" }], { title: "Hello", speed: 1, badge: true }],
+    ["a value of the wrong type falls through to the layer below", [{ speed: 2 }, { speed: "3" }], { title: "Hello", speed: 2, badge: true }],
+    ["a value of the wrong type gives way to the default", [{ badge: "yes" }], { title: "Hello", speed: 1, badge: true }],
   ])("%s", (_, layers, expected) => {
     expect(resolveVariableValues(DECLARATIONS, ...layers)).toEqual(expected);
   });
 
-  it("keeps a __proto__ key as data", () => {
-    const layer = JSON.parse('{"__proto__": {"polluted": true}}') as VariableValues;
-    const resolved = resolveVariableValues([], layer);
+  it("keeps a variable declared as __proto__ as data", () => {
+    const layer = JSON.parse('{"__proto__": "set"}') as VariableValues;
+    const resolved = resolveVariableValues([{ id: "__proto__", type: "string", label: "Odd", default: "" }], layer);
     expect(Object.getPrototypeOf(resolved)).toBe(Object.prototype);
-    expect(Object.keys(resolved)).toEqual(["__proto__"]);
+    expect(Object.entries(resolved)).toEqual([["__proto__", "set"]]);
   });
 });

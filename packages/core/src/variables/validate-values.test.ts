@@ -26,18 +26,18 @@ describe("validateVariableValues", () => {
         variable: "colour",
         expected: "a declared variable (title, speed, accent, badge, mood)",
         actual: "colour",
-        message: '"colour" is not a declared variable (declared: title, speed, accent, badge, mood)',
+        message: '"colour" is not a declared variable (declared: title, speed, accent, badge, mood); ignored',
       },
     ],
-    ["a string for a number", { speed: "2" }, { code: "type-mismatch", variable: "speed", expected: "a number", actual: '"2"', message: '"speed" must be a number, got "2"' }],
-    ["a number for a string", { title: 5 }, { code: "type-mismatch", variable: "title", expected: "a string", actual: "5", message: '"title" must be a string, got 5' }],
-    ["null for a boolean", { badge: null }, { code: "type-mismatch", variable: "badge", expected: "a boolean", actual: "null", message: '"badge" must be a boolean, got null' }],
+    ["a string for a number", { speed: "2" }, { code: "type-mismatch", variable: "speed", expected: "a number", actual: '"2"', message: '"speed" must be a number, got "2"; the default 1 is used' }],
+    ["a number for a string", { title: 5 }, { code: "type-mismatch", variable: "title", expected: "a string", actual: "5", message: '"title" must be a string, got 5; the default "Hi" is used' }],
+    ["null for a boolean", { badge: null }, { code: "type-mismatch", variable: "badge", expected: "a boolean", actual: "null", message: '"badge" must be a boolean, got null; the default true is used' }],
     [
       "a colour name",
       { accent: "red" },
-      { code: "type-mismatch", variable: "accent", expected: "a #rrggbb color", actual: '"red"', message: '"accent" must be a #rrggbb color, got "red"' },
+      { code: "type-mismatch", variable: "accent", expected: "a #rrggbb color", actual: '"red"', message: '"accent" must be a #rrggbb color, got "red"; the default "#000000" is used' },
     ],
-    ["an array for an enum", { mood: ["calm"] }, { code: "type-mismatch", variable: "mood", expected: "a string", actual: "an array", message: '"mood" must be a string, got an array' }],
+    ["an array for an enum", { mood: ["calm"] }, { code: "type-mismatch", variable: "mood", expected: "a string", actual: "an array", message: '"mood" must be a string, got an array; the default "calm" is used' }],
     [
       "an enum value outside the options",
       { mood: "angry" },
@@ -46,15 +46,21 @@ describe("validateVariableValues", () => {
         variable: "mood",
         expected: 'one of "calm", "loud"',
         actual: '"angry"',
-        message: '"mood" must be one of "calm", "loud", got "angry"',
+        message: '"mood" must be one of "calm", "loud", got "angry"; the default "calm" is used',
       },
     ],
   ])("reports %s", (_, values, issue) => {
     expect(validateVariableValues(DECLARATIONS, values)).toEqual([issue]);
   });
 
+  it("suggests the declared variable a mistyped key likely meant", () => {
+    expect(validateVariableValues(DECLARATIONS, { titel: "Hey" })[0]?.message).toBe(
+      '"titel" is not a declared variable; did you mean "title"? (declared: title, speed, accent, badge, mood); ignored',
+    );
+  });
+
   it("says so when nothing is declared", () => {
-    expect(validateVariableValues([], { a: 1 })[0]?.message).toBe('"a" is not a declared variable (declared: none)');
+    expect(validateVariableValues([], { a: 1 })[0]?.message).toBe('"a" is not a declared variable (declared: none); ignored');
   });
 
   it("reports every bad key", () => {

@@ -1,3 +1,4 @@
+import { closestMatch } from "../text/closest.js";
 import { quote } from "../text/quote.js";
 import type { CompositionVariable, VariableValues } from "./types.js";
 import { describeEnumOptions, describeValue, describeVariableType, matchesVariableType } from "./value-types.js";
@@ -10,7 +11,12 @@ export interface VariableIssue {
   message: string;
 }
 
-/** Checks supplied values against the declarations; keys whose value is undefined count as absent. */
+/**
+ * Checks supplied values against the declarations; keys whose value is undefined count as absent.
+ * Each message ends with what resolution does with the value (resolveVariableValues): an
+ * undeclared key is ignored, a value of the wrong type or outside an enum's options gives way to
+ * the declared default.
+ */
 export function validateVariableValues(declarations: CompositionVariable[], values: VariableValues): VariableIssue[] {
   const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
   const declared = declarations.length === 0 ? "none" : declarations.map((declaration) => declaration.id).join(", ");
@@ -20,20 +26,34 @@ export function validateVariableValues(declarations: CompositionVariable[], valu
     const declaration = byId.get(variable);
     const actual = describeValue(value);
     if (declaration === undefined) {
+      const meant = closestMatch(variable, [...byId.keys()]);
+      const guess = meant === undefined ? "" : `; did you mean ${quote(meant)}?`;
       issues.push({
         code: "undeclared",
         variable,
         expected: `a declared variable (${declared})`,
         actual: variable,
-        message: `${quote(variable)} is not a declared variable (declared: ${declared})`,
+        message: `${quote(variable)} is not a declared variable${guess} (declared: ${declared}); ignored`,
       });
-    } else if (!matchesVariableType(declaration, value)) {
-      const expected = describeVariableType(declaration);
-      issues.push({ code: "type-mismatch", variable, expected, actual, message: `${quote(variable)} must be ${expected}, got ${actual}` });
-    } else if (declaration.type === "enum" && !declaration.options.some((option) => option.value === value)) {
-      const expected = `one of ${describeEnumOptions(declaration.options)}`;
-      issues.push({ code: "enum-out-of-range", variable, expected, actual, message: `${quote(variable)} must be ${expected}, got ${actual}` });
+      continue;
+    }
+    const problem = valueProblem(declaration, value);
+    if (problem) {
+      const message = `${quote(variable)} must be ${problem.expected}, got ${actual}; the default ${describeValue(declaration.default)} is used`;
+      issues.push({ code: problem.code, variable, expected: problem.expected, actual, message });
     }
   }
   return issues;
+}
+
+/** Why a value cannot stand for its declared variable, or undefined when it can. */
+export function valueProblem(
+  declaration: CompositionVariable,
+  value: unknown,
+): { code: "type-mismatch" | "enum-out-of-range"; expected: string } | undefined {
+  if (!matchesVariableType(declaration, value)) return { code: "type-mismatch", expected: describeVariableType(declaration) };
+  if (declaration.type === "enum" && !declaration.options.some((option) => option.value === value)) {
+    return { code: "enum-out-of-range", expected: `one of ${describeEnumOptions(declaration.options)}` };
+  }
+  return undefined;
 }

@@ -3,13 +3,14 @@ import { validateVariableValues } from "../../variables/validate-values.js";
 import type { LintRule } from "./rule.js";
 
 /** data-variable-values must be a JSON object that fits the embedded composition's declarations. */
-export const checkHostValues: LintRule = ({ parsed, embedded, report, locateInAttribute }) => {
+export const checkHostValues: LintRule = ({ parsed, embedded, report, explainJsonInAttribute }) => {
   for (const host of parsed.hosts) {
     const attribute = host.variableValues;
     if (attribute === undefined) continue;
     const name = `host ${quote(host.id ?? host.src)}`;
     if (attribute.finding !== undefined) {
-      report(attribute.finding.code, locateInAttribute(attribute, attribute.finding.offset), `${name}: ${attribute.finding.message}`);
+      const { location, message } = explainJsonInAttribute(attribute, `${name}: ${attribute.finding.message}`, attribute.finding.offset);
+      report(attribute.finding.code, location, message);
       continue;
     }
     const composition = embedded(host);

@@ -1,7 +1,7 @@
 import type { ParsedComposition, SubCompositionHost } from "../../html/types.js";
 import type { CompositionTiming } from "../../metadata/resolve-composition-timing.js";
 import type { CompositionVariable } from "../../variables/types.js";
-import type { LocateInAttribute } from "../locate-in-attribute.js";
+import type { ExplainJsonInAttribute, LocateInAttribute } from "../locate-in-attribute.js";
 import type { Report } from "../report.js";
 
 /** What lint knows about a composition file that another one embeds. */
@@ -16,6 +16,7 @@ export interface LintContext {
   /** Undefined when the embedded file is unknown (linting one file alone) or could not be read. */
   embedded: (host: SubCompositionHost) => EmbeddedComposition | undefined;
   locateInAttribute: LocateInAttribute;
+  explainJsonInAttribute: ExplainJsonInAttribute;
   report: Report;
 }
 
