@@ -47,6 +47,17 @@ const FILES: Record<string, string> = {
 <video id="muted-video" src="media/colours.mp4" data-start="1.4" data-duration="0.55" data-has-audio="true" muted style="${HIDDEN_VIDEO}"></video>
 <audio id="muted-audio" src="media/tone.wav" data-start="0.7" muted></audio>`,
   }),
+  /** The tone from 0, faded out by a script that sets its volume from 1 at 0 s to 0 at 1 s. */
+  "fade.html": compositionHtml({
+    id: "fade",
+    duration: 1,
+    backdrop: "#000000",
+    body: `${BOX}<audio id="tone" src="media/tone.wav" data-start="0"></audio>`,
+    after: `<script>
+      const tone = document.getElementById("tone");
+      __compose.onSeek((t) => { tone.volume = Math.max(0, 1 - t); });
+    </script>`,
+  }),
   /** The tone from 0.25 s; its natural end (1.25 s) is past the composition's 1 s. */
   "short.html": compositionHtml({
     id: "short",
@@ -61,6 +72,8 @@ const FORMATS = {
   videoSound: "mp4",
   mov: "mov",
   webm: "webm",
+  fade: "mp4",
+  fadeTwoWorkers: "mp4",
 } as const;
 type RenderName = keyof typeof FORMATS;
 const RENDERS: Record<RenderName, MediaRenderSpec> = {
@@ -68,6 +81,8 @@ const RENDERS: Record<RenderName, MediaRenderSpec> = {
   videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", flags: ["--format", FORMATS.videoSound] },
   mov: { file: "short.html", output: "out/short.mov", flags: ["--format", FORMATS.mov] },
   webm: { file: "short.html", output: "out/short.webm", flags: ["--format", FORMATS.webm] },
+  fade: { file: "fade.html", output: "out/fade.mp4", flags: [] },
+  fadeTwoWorkers: { file: "fade.html", output: "out/fade-w2.mp4", flags: ["--workers", "2"] },
 };
 
 let renders: MediaRenders<RenderName>;
@@ -118,6 +133,28 @@ describe("mixing <audio> elements", () => {
     const { first, second } = await levels(audioFileOf("mix"), { first: [0.35, 0.85], second: [1.25, 2.15] });
     expect(first.mean - second.mean).toBeGreaterThan(5);
     expect(first.mean - second.mean).toBeLessThan(7);
+  });
+});
+
+describe("volume over time", () => {
+  // Windows 0.2 s wide centred on 0.15, 0.45 and 0.75 s: a linear fade from 1 to 0 over 1 s
+  // averages gains of about 0.85, 0.55 and 0.25 there (RMS of the ramp within each window).
+  const WINDOWS = { early: [0.05, 0.25], middle: [0.35, 0.55], late: [0.65, 0.85] } as Record<string, [number, number]>;
+  const expectedDb = (from: number, to: number) => {
+    const rms = (a: number, b: number) => Math.sqrt((a * a + a * b + b * b) / 3);
+    return 20 * Math.log10(rms(1 - from, 1 - to));
+  };
+
+  it.each(["fade", "fadeTwoWorkers"] as const)("a volume that a script lowers frame by frame fades the mix out smoothly (%s)", async (name) => {
+    const measured = await levels(audioFileOf(name), WINDOWS);
+    const early = measured.early!.mean;
+    for (const [window, [from, to]] of Object.entries(WINDOWS)) {
+      const drop = measured[window]!.mean - early;
+      const expected = expectedDb(from, to) - expectedDb(0.05, 0.25);
+      expect(Math.abs(drop - expected), `${window}: ${drop.toFixed(2)} dB below early, expected ${expected.toFixed(2)}`).toBeLessThan(1);
+    }
+    // The end of a fade to 0 is silent.
+    expect((await audioLevel(audioFileOf(name), 0.97, 1)).max).toBeLessThan(-30);
   });
 });
 

@@ -117,6 +117,10 @@ export interface ComposeApi {
   ready(): Promise<CompositionInfo>;
   /** The timed media of this composition and its instances (after ready()). */
   describeMedia(): MediaDescription[];
+  /** The gain of every timed media element now (its `volume`, 0 when muted), keyed as describeMedia() keys them. */
+  mediaGains(): Record<string, number>;
+  /** mediaGains() after every seek so far, with the seek's time: the volume envelopes of the mix. */
+  gainLog(): Array<[number, Record<string, number>]>;
   /** Applies natural durations and extracted video frames; resolves to the updated description. */
   prepareMedia(plans: readonly MediaPlan[]): Promise<CompositionInfo>;
   /**

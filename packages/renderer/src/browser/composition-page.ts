@@ -5,6 +5,7 @@ import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
 import type { FrameStats } from "../render/render-events.js";
+import type { GainSamples } from "../media/volume-envelope.js";
 import { AssetWatch } from "./asset-watch.js";
 import { PageWatch } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
@@ -49,6 +50,8 @@ export interface CompositionPage {
   describeMedia(): Promise<MediaDescription[]>;
   /** Hands the page what the renderer learnt of its media; updates `info`. */
   prepareMedia(plans: MediaPlan[]): Promise<void>;
+  /** Every media element's gain at every seek so far (ComposeApi.gainLog). */
+  gainLog(): Promise<GainSamples>;
 }
 
 async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
@@ -216,6 +219,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
         "the page did not take its media",
       );
     },
+    gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     async reload() {
       await load();
       previous = undefined;

@@ -1,6 +1,8 @@
 import type { OutputFormat } from "@compose/core";
 
 export interface AudioClip {
+  /** The media element's key (MediaDescription.key), which its gain samples are keyed by. */
+  key: string;
   /** A file path or URL ffmpeg can read. */
   input: string;
   /** Seconds of composition time where the sound begins. */
@@ -12,7 +14,7 @@ export interface AudioClip {
   playbackRate: number;
 }
 
-const SAMPLE_RATE = 48_000;
+export const AUDIO_SAMPLE_RATE = 48_000;
 
 /** atempo takes 0.5 to 100 per instance, so slower rates are a product of several. */
 export function tempoFactors(rate: number): number[] {
@@ -36,25 +38,41 @@ function codecArgs(format: OutputFormat): string[] {
   return ["-c:a", "aac", "-b:a", "192k", ...(format === "png-sequence" ? ["-f", "adts"] : [])];
 }
 
+/** Both sides of a gain envelope's multiplication in one sample format and layout. */
+const ENVELOPE_FORMAT = `aformat=sample_fmts=flt:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo`;
+
 /**
  * Mixes every audible clip at its start, trimmed to its duration, at its volume and rate, into
- * one track exactly `total` seconds long, so audio and video lengths match.
+ * one track exactly `total` seconds long, so audio and video lengths match. `envelopes[i]`, when
+ * given, is a file of mono float gains in output time (writeEnvelope) that clip i is multiplied by.
  */
-export function mixArgs(clips: readonly AudioClip[], total: number, format: OutputFormat, output: string): string[] {
+export function mixArgs(
+  clips: readonly AudioClip[],
+  total: number,
+  format: OutputFormat,
+  output: string,
+  envelopes: ReadonlyArray<string | undefined> = [],
+): string[] {
   const inputs = clips.flatMap((clip) => [
     ...(clip.mediaStart > 0 ? ["-ss", String(clip.mediaStart)] : []),
     "-t", String(clip.duration * clip.playbackRate),
     "-i", clip.input,
   ]);
+  const envelopeInputs: string[] = [];
+  let envelopeCount = 0;
   const chains = clips.map((clip, i) => {
     const delay = Math.round(clip.start * 1000);
     const steps = [
-      `aresample=${SAMPLE_RATE}`,
+      `aresample=${AUDIO_SAMPLE_RATE}`,
       ...tempoFactors(clip.playbackRate).map((factor) => `atempo=${factor}`),
       `volume=${clip.volume}`,
       `adelay=${delay}:all=1`,
     ];
-    return `[${i}:a:0]${steps.join(",")}[a${i}]`;
+    const envelope = envelopes[i];
+    if (envelope === undefined) return `[${i}:a:0]${steps.join(",")}[a${i}]`;
+    const input = clips.length + envelopeCount++;
+    envelopeInputs.push("-f", "f32le", "-ar", String(AUDIO_SAMPLE_RATE), "-ac", "1", "-i", envelope);
+    return `[${i}:a:0]${[...steps, ENVELOPE_FORMAT].join(",")}[s${i}];[${input}:a:0]${ENVELOPE_FORMAT}[g${i}];[s${i}][g${i}]amultiply[a${i}]`;
   });
   const mixed = clips.map((_, i) => `[a${i}]`).join("");
   const graph = [
@@ -64,9 +82,10 @@ export function mixArgs(clips: readonly AudioClip[], total: number, format: Outp
   return [
     "-hide_banner", "-loglevel", "error", "-y",
     ...inputs,
+    ...envelopeInputs,
     "-filter_complex", graph,
     "-map", "[mix]",
-    "-ac", "2", "-ar", String(SAMPLE_RATE),
+    "-ac", "2", "-ar", String(AUDIO_SAMPLE_RATE),
     ...codecArgs(format),
     output,
   ];

@@ -130,7 +130,7 @@ export async function prepareMedia(pages: readonly CompositionPage[], context: M
     if (media.kind === "video") hdr ??= facts.hdr;
     const duration = media.duration ?? naturalDuration(media, facts);
     if (!media.audible || !facts.hasAudio || media.start === undefined || duration <= 0 || media.volume === 0) continue;
-    audio.push({ input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate });
+    audio.push({ key: media.key, input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate });
   }
   return { audio, hdr };
 }

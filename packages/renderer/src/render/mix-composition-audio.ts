@@ -1,10 +1,11 @@
-import { rename, rm } from "node:fs/promises";
+import { mkdtemp, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { frameCount } from "@compose/core";
-import { runFfmpeg } from "../encode/ffmpeg-process.js";
-import { mixArgs } from "../media/audio-mix.js";
 import { openSession, withRenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
+import { gainEnvelopes, mixAudio } from "./mix-audio.js";
 import { throwIfAborted } from "./render-error.js";
+import { replayFrames } from "./replay-frames.js";
 
 export interface CompositionAudioRequest extends SessionRequest {
   /**
@@ -38,7 +39,7 @@ export interface CompositionAudio {
 export function mixCompositionAudio(request: CompositionAudioRequest, hooks: RenderHooks = {}): Promise<CompositionAudio> {
   return withRenderContext(hooks, async (context) => {
     const { options } = request;
-    const { composition, media, info } = await openSession(request, 1, context);
+    const { composition, media, info, pages } = await openSession(request, 1, context);
     // Capture covers whole frames, and the mix is exactly as long as they are.
     const totalFrames = frameCount(info.duration, options.fps);
     const seconds = totalFrames / options.fps;
@@ -48,7 +49,12 @@ export function mixCompositionAudio(request: CompositionAudioRequest, hooks: Ren
       // extension stays last, since ffmpeg picks the container from it.
       const partial = join(dirname(request.output), `.partial-${basename(request.output)}`);
       context.cleanups.push(() => rm(partial, { force: true }));
-      await runFfmpeg(mixArgs(media.audio, seconds, options.format, partial), context.signal);
+      const workDir = await mkdtemp(join(tmpdir(), "compose-mix-"));
+      context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
+      const mix = { clips: media.audio, format: options.format, fps: options.fps, firstFrame: 0, frames: totalFrames, output: partial, workDir };
+      // A volume that scripts change over time is known only by playing every frame, as render() does.
+      await replayFrames(pages[0]!, 0, totalFrames, options.fps, context.signal);
+      await mixAudio(mix, await gainEnvelopes(pages, mix), context.signal);
       throwIfAborted(context.signal);
       await rename(partial, request.output);
       audioFile = request.output;

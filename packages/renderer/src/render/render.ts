@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
 import type { CompositionPage } from "../browser/composition-page.js";
 import { sequenceFrameName } from "../encode/encoder-args.js";
-import { runFfmpeg } from "../encode/ffmpeg-process.js";
 import type { FrameSink } from "../encode/frame-sink.js";
 import { OutputAssembly } from "../encode/output-assembly.js";
-import { audioFileName, mixArgs, shiftClips } from "../media/audio-mix.js";
+import { audioFileName, shiftClips } from "../media/audio-mix.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
@@ -15,7 +14,9 @@ import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { warnOnFlatFrames } from "./flat-frames.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
+import { gainEnvelopes, mixAudio, type AudioMix } from "./mix-audio.js";
 import { ProgressMeter } from "./progress-meter.js";
+import { replayFrames } from "./replay-frames.js";
 import type { FrameStats, RenderFinishedEvent } from "./render-events.js";
 import { RenderError, throwIfAborted } from "./render-error.js";
 import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
@@ -61,17 +62,6 @@ function sliceFrames(compositionFrames: number, fps: number, requested: RenderRe
   const start = Math.max(0, Math.floor(requested.start));
   const end = Math.max(start + 1, Math.min(compositionFrames, Math.floor(requested.end)));
   return { start, end };
-}
-
-/**
- * Plays composition frames `from` to `to` (exclusive) without capturing them, so that a page
- * about to show frame `to` has the history a page played from 0 would have.
- */
-async function replayFrames(page: CompositionPage, from: number, to: number, fps: number, signal: AbortSignal | undefined): Promise<void> {
-  for (let frame = from; frame < to; frame++) {
-    throwIfAborted(signal);
-    await page.replayAt(frameTime(frame, fps));
-  }
 }
 
 /**
@@ -166,8 +156,10 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const audioFile = audio.length > 0
     ? join(options.format === "png-sequence" ? staged.path : workDir, audioFileName(options.format))
     : undefined;
-  // The mix needs no frames, so it runs while the browsers capture.
-  const mixing = audioFile ? runFfmpeg(mixArgs(audio, seconds, options.format, audioFile), signal) : Promise.resolve();
+  const mix: AudioMix = { clips: audio, format: options.format, fps: options.fps, firstFrame: slice.start, frames: totalFrames, output: audioFile ?? "", workDir };
+  // The mix needs no frames, so it runs while the browsers capture; a volume that scripts change
+  // over time is known only once every frame was seeked, and then the mix is made again.
+  const mixing = audioFile ? mixAudio(mix, undefined, signal) : Promise.resolve();
   mixing.catch(() => undefined);
 
   const assembly = new OutputAssembly({
@@ -200,6 +192,10 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   }
   meter.finish();
   await mixing;
+  if (audioFile) {
+    const envelopes = await gainEnvelopes(pages, mix);
+    if (envelopes) await mixAudio(mix, envelopes, signal);
+  }
   if (assembly.hasSteps) {
     meter.assembling();
     await assembly.assemble(signal);

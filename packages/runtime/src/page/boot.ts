@@ -7,7 +7,7 @@ import { installFrameStyles } from "./frame-styles.js";
 import { HistoryWatch } from "./history-watch.js";
 import { takeInheritance } from "./inheritance.js";
 import { childFrameErrors, collectPageErrors } from "./page-errors.js";
-import { describeMedia, prepareMedia } from "./media.js";
+import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
 import { Seeker } from "./seek.js";
@@ -45,7 +45,8 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
 
   const history = new HistoryWatch(frames);
   const work = new AwaitedWork();
-  const seeker = new Seeker(timers, frames, animations, history, work);
+  const gains = new GainLog();
+  const seeker = new Seeker(timers, frames, animations, history, work, gains);
   let readiness: Promise<CompositionInfo> | undefined;
   const api: ComposeApi = Object.freeze({
     getVariables: createVariableReader(config.variables),
@@ -54,6 +55,8 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     waitFor: <T>(promise: PromiseLike<T>, label?: string) => work.waitFor(promise, label),
     ready: () => (readiness ??= compositionReady(timers, history, work)),
     describeMedia,
+    mediaGains,
+    gainLog: () => gains.samples,
     prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, () => describeComposition(history)),
     get changed() {
       return seeker.changed;

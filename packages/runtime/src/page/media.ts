@@ -148,3 +148,32 @@ export async function showVideoFrames(clips: readonly TimedElement[], t: number)
   }
   await Promise.all(updates);
 }
+
+/**
+ * The gain of every timed media element now, keyed as describeMedia() keys them: its `volume`
+ * (which a script or a GSAP tween may change over time), 0 once a script mutes it.
+ */
+export function mediaGains(): Record<string, number> {
+  const gains: Record<string, number> = {};
+  ownMedia().forEach((element, index) => {
+    gains[String(index)] = element.muted ? 0 : element.volume;
+  });
+  eachInstance((instance, index) => {
+    for (const [key, gain] of Object.entries(instance.api.mediaGains())) gains[`${index}/${key}`] = gain;
+  });
+  return gains;
+}
+
+/** The media gains at every seek of this page, in seek order: what the renderer turns into volume envelopes. */
+export class GainLog {
+  readonly #samples: Array<[number, Record<string, number>]> = [];
+
+  record(t: number): void {
+    const gains = mediaGains();
+    if (Object.keys(gains).length > 0) this.#samples.push([t, gains]);
+  }
+
+  get samples(): Array<[number, Record<string, number>]> {
+    return [...this.#samples];
+  }
+}

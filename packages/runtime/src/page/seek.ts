@@ -6,7 +6,7 @@ import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import type { HistoryWatch } from "./history-watch.js";
 import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
-import { showVideoFrames } from "./media.js";
+import { showVideoFrames, type GainLog } from "./media.js";
 import { seekPlainFrames } from "./plain-frames.js";
 import { seekSubCompositions } from "./sub-compositions.js";
 import { readTimedElements, type TimedElement } from "./timed-elements.js";
@@ -26,17 +26,26 @@ export class Seeker {
   readonly #animations: WebAnimationSync;
   readonly #history: HistoryWatch;
   readonly #work: AwaitedWork;
+  readonly #gains: GainLog;
   readonly #handlers = new Set<SeekHandler>();
   #previous: Promise<unknown> = Promise.resolve();
   readonly #changes: ChangeDetector;
   #changed = true;
 
-  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync, history: HistoryWatch, work: AwaitedWork) {
+  constructor(
+    timers: VirtualTimers,
+    frames: AnimationFrames,
+    animations: WebAnimationSync,
+    history: HistoryWatch,
+    work: AwaitedWork,
+    gains: GainLog,
+  ) {
     this.#timers = timers;
     this.#frames = frames;
     this.#animations = animations;
     this.#history = history;
     this.#work = work;
+    this.#gains = gains;
     this.#changes = new ChangeDetector(timers, frames, animations);
   }
 
@@ -79,6 +88,7 @@ export class Seeker {
     ]);
     this.#changed = this.#changes.settle(t, instancesChanged || framesChanged || this.#handlers.size > 0);
     this.#history.check();
+    this.#gains.record(t);
   }
 
   /** Whether the last seek may have changed the frame; false only when it surely did not. */

@@ -1,0 +1,40 @@
+import { join } from "node:path";
+import type { OutputFormat } from "@compose/core";
+import type { CompositionPage } from "../browser/composition-page.js";
+import { runFfmpeg } from "../encode/ffmpeg-process.js";
+import { mixArgs, type AudioClip } from "../media/audio-mix.js";
+import { frameGains, writeEnvelope } from "../media/volume-envelope.js";
+
+export interface AudioMix {
+  clips: readonly AudioClip[];
+  format: OutputFormat;
+  fps: number;
+  /** The composition frame the output's frame 0 is, and how many frames the output has. */
+  firstFrame: number;
+  frames: number;
+  output: string;
+  /** Where the gain envelopes are written. */
+  workDir: string;
+}
+
+/**
+ * Gain envelopes for the mix from the gains the pages recorded while they were seeked, one file
+ * per clip; none when every gain stayed 1 (a fixed data-volume needs no envelope).
+ */
+export async function gainEnvelopes(pages: readonly CompositionPage[], mix: AudioMix): Promise<string[] | undefined> {
+  const logs = await Promise.all(pages.map((page) => page.gainLog()));
+  const gains = frameGains(logs, mix.clips.map((clip) => clip.key), mix.fps, mix.firstFrame, mix.frames);
+  if (!gains) return undefined;
+  return Promise.all(
+    mix.clips.map(async (clip, i) => {
+      const file = join(mix.workDir, `gain-${i}.f32`);
+      await writeEnvelope(file, gains.get(clip.key)!, mix.fps, mix.frames / mix.fps);
+      return file;
+    }),
+  );
+}
+
+/** Mixes the clips into the output, each multiplied by its envelope when there are envelopes. */
+export function mixAudio(mix: AudioMix, envelopes: readonly string[] | undefined, signal: AbortSignal | undefined): Promise<void> {
+  return runFfmpeg(mixArgs(mix.clips, mix.frames / mix.fps, mix.format, mix.output, envelopes), signal);
+}
