@@ -19,6 +19,8 @@ export interface LintCompositionOptions {
   file: string;
   /** The compositions this file embeds, when known (lintProject knows them). */
   embedded?: (host: SubCompositionHost) => EmbeddedComposition | undefined;
+  /** The file is reached only through hosts (lintProject sets it for every file but the entry). */
+  embeddedOnly?: boolean;
 }
 
 const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia];
@@ -36,7 +38,7 @@ export function lintParsedComposition(
   const embedded = options.embedded ?? (() => undefined);
   const timing = resolveCompositionTiming(parsed, (host) => embedded(host)?.duration);
   const { report, findings } = createReport(options.file);
-  const context = { parsed, timing, embedded, locateInAttribute: createLocateInAttribute(html), report };
+  const context = { parsed, timing, embedded, locateInAttribute: createLocateInAttribute(html), report, embeddedOnly: options.embeddedOnly ?? false };
   for (const rule of RULES) rule(context);
   return { findings: sortByPosition(findings), summary: { variables: parsed.declarations.variables, duration: timing.duration } };
 }

@@ -12,6 +12,7 @@ import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { warnOnFlatFrames } from "./flat-frames.js";
+import { warnOnStillness } from "./stillness.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { ProgressMeter } from "./progress-meter.js";
 import type { RenderFinishedEvent } from "./render-events.js";
@@ -153,6 +154,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     signal?.removeEventListener("abort", kill);
   }
   meter.finish();
+  warnOnStillness(pages.map((page) => page.stats), info, emit);
   await mixing;
   if (assembly.hasSteps) {
     meter.assembling();

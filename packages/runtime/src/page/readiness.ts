@@ -2,6 +2,7 @@ import { compositionDuration } from "@compose/core";
 import type { CompositionInfo } from "../api.js";
 import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
+import { idleAnimation } from "./idle-animation.js";
 import { compositionBox, sizeCompositionRoot } from "./frame-styles.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
@@ -51,7 +52,7 @@ export function describeComposition(): CompositionInfo {
     elements.map((element) => element.timing),
     longestRegisteredTimeline(),
   );
-  return { width, height, duration, durationSource: source, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root), box: compositionBox(root) };
+  return { width, height, duration, durationSource: source, timingErrors: errors, paintedBackgrounds: paintedBackgrounds(root), box: compositionBox(root), idleAnimation: idleAnimation() };
 }
 
 /** Which of html, body and the composition element paint a background, hiding transparency. */

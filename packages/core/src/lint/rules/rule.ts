@@ -16,6 +16,8 @@ export interface LintContext {
   /** Undefined when the embedded file is unknown (linting one file alone) or could not be read. */
   embedded: (host: SubCompositionHost) => EmbeddedComposition | undefined;
   locateInAttribute: LocateInAttribute;
+  /** The file is linted as embedded by another: hosts give it its duration, so it needs none. */
+  embeddedOnly: boolean;
   report: Report;
 }
 
