@@ -6,6 +6,7 @@ import { createReport } from "./report.js";
 import { checkDeclarations } from "./rules/declarations.js";
 import { checkHostValues } from "./rules/host-values.js";
 import { checkInlineMedia } from "./rules/inline-media.js";
+import { checkOtherRenderer } from "./rules/other-renderer.js";
 import { checkDuration, checkEvenSize } from "./rules/render-refusals.js";
 import { checkRootSize } from "./rules/root-size.js";
 import type { EmbeddedComposition, LintRule } from "./rules/rule.js";
@@ -23,7 +24,7 @@ export interface LintCompositionOptions {
   embeddedOnly?: boolean;
 }
 
-const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia];
+const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia, checkOtherRenderer];
 
 /** Lints one composition file on its own; lintProject also follows the files it embeds. */
 export function lintComposition(html: string, options: LintCompositionOptions): LintFinding[] {
