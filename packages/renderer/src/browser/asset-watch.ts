@@ -44,6 +44,8 @@ export class AssetWatch {
   static async start(cdp: CDPSession, options: AssetWatchOptions): Promise<AssetWatch> {
     const watch = new AssetWatch(options);
     cdp.on("Network.requestWillBeSent", (event) => watch.#requests.set(event.requestId, event));
+    // Requests that loaded are forgotten, so a long render does not keep every frame's request.
+    cdp.on("Network.loadingFinished", (event) => watch.#requests.delete(event.requestId));
     cdp.on("Network.responseReceived", (event) => {
       if (event.response.status >= 400) watch.#fail(event.requestId, `HTTP ${event.response.status}`);
     });

@@ -163,7 +163,8 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   throwIfAborted(signal);
   await staged.commit();
   committed = true;
-  await warnOnFlatFrames(request.output, options.format, info, emit, signal);
+  // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
+  if (!request.frames) await warnOnFlatFrames(request.output, options.format, info, emit, signal);
 
   return {
     type: "finished",
