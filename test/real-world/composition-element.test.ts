@@ -19,9 +19,12 @@ const MISSIZED = `<!doctype html><html><body style="margin:0">
 <div id="stage" style="width: 320px; height: 100px; background: #204080" data-composition-id="missized" data-width="320" data-height="180" data-duration="0.1"></div>
 </body></html>`;
 
+/** A transform is not a size: scaled down, the element still lays out at data-width x data-height. */
+const SCALED = UNSIZED.replace('data-composition-id="unsized"', 'style="transform: scale(0.5)" data-composition-id="scaled"');
+
 let project: TempProject;
 beforeAll(async () => {
-  project = await createProject({ "unsized.html": UNSIZED, "missized.html": MISSIZED });
+  project = await createProject({ "unsized.html": UNSIZED, "missized.html": MISSIZED, "scaled.html": SCALED });
 });
 afterAll(() => project?.remove());
 
@@ -48,5 +51,10 @@ describe("the composition element", () => {
     expect(lint.stdout).toContain(`warning  root-size-mismatch  ${message}`);
     expect(rendered.code).toBe(0);
     expect(lines(rendered.stderr)).toEqual([`warning: [root-size-mismatch] ${message}`]);
+  });
+
+  it("says nothing of a transform", async () => {
+    const result = await render([project.path("scaled.html"), "--quiet", "--output", project.path("scaled.mp4")]);
+    expect([result.code, result.stderr]).toEqual([0, ""]);
   });
 });

@@ -50,11 +50,8 @@ beforeAll(async () => {
     },
     { gsap: true },
   );
-  [nested, inline] = await Promise.all(
-    ["index", "inline"].map((name) =>
-      render([project.path(`${name}.html`), "--format", "png-sequence", "--quiet", "--workers", "1", "--output", project.path(name)]),
-    ),
-  );
+  const run = (name: string) => render([project.path(`${name}.html`), "--format", "png-sequence", "--quiet", "--workers", "1", "--output", project.path(name)]);
+  [nested, inline] = await Promise.all([run("index"), run("inline")]);
 });
 afterAll(() => project?.remove());
 

@@ -51,6 +51,6 @@ describe("a render of one flat colour", () => {
   ])("%s: ends with a warning naming the likely cause", async (name, cause) => {
     const result = await render([project.path(`${name}.html`), "--quiet", "--output", project.path(`${name}.mp4`)]);
     expect(result.code).toBe(0);
-    expect(lines(result.stderr).at(-1)).toBe(`warning: [flat-frames] every frame is one flat colour: ${cause}`);
+    expect(lines(result.stderr).at(-1)).toBe(`warning: [flat-frames] every frame is the same flat colour: ${cause}`);
   });
 });

@@ -44,6 +44,11 @@ export interface CompositionInfo {
    * sizes it otherwise; hidden when display, visibility or opacity hide it.
    */
   box: { width: number; height: number; hidden: boolean };
+  /**
+   * Animation the page defines that seeking never drives (a paused GSAP timeline not registered
+   * in window.__timelines), in words with the fix; undefined when there is none.
+   */
+  idleAnimation?: string;
 }
 
 /** An uncaught error or unhandled rejection of a page script. */

@@ -70,7 +70,10 @@ function readScriptsAndAttributes(document: DefaultTreeAdapterTypes.Document): {
     }
     if (element.tagName !== "script") continue;
     const text = element.childNodes.map((node) => ("value" in node && node.nodeName === "#text" ? node.value : "")).join("");
-    scripts.push({ src: attribute(element, "src"), text, loc: elementLocation(element) });
+    const startTag = element.sourceCodeLocation?.startTag;
+    const loc = elementLocation(element);
+    const textLoc = startTag ? { line: startTag.endLine, column: startTag.endCol, offset: startTag.endOffset } : loc;
+    scripts.push({ src: attribute(element, "src"), text, loc, textLoc });
   }
   return { scripts, dataAttributes };
 }

@@ -87,6 +87,8 @@ export interface ScriptReference {
   /** The inline code; empty for an external script. */
   text: string;
   loc: SourceLocation;
+  /** Where the inline code starts (just after the start tag). */
+  textLoc: SourceLocation;
 }
 
 /** An attribute found on some element of the file, for rules that look for a name anywhere. */

@@ -46,6 +46,12 @@ export const LINT_CODES = {
   "track-overlap": "warning",
   // Media.
   "inline-media": "warning",
+  // Written for the other renderer of this contract: each finding says what to use instead.
+  "foreign-runtime-api": "warning",
+  "foreign-adapter-global": "warning",
+  "foreign-seek-event": "warning",
+  "foreign-no-timeline": "warning",
+  "foreign-fps": "warning",
 } as const satisfies Record<string, LintSeverity>;
 
 export type LintCode = keyof typeof LINT_CODES;

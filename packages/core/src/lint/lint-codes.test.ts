@@ -122,6 +122,20 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
       '<p id="c" data-start="1" data-duration="2" data-track-index="2"></p>',
     ),
   },
+  "foreign-runtime-api": {
+    bad: clips("<script>const { title } = window.__hyperframes.getVariables();</script>"),
+    good: clips("<script>const { title } = window.__compose.getVariables();</script>"),
+  },
+  "foreign-adapter-global": {
+    bad: clips("<script>window.__hfSeek = (t) => draw(t);</script>"),
+    good: clips("<script>__compose.onSeek((t) => draw(t));</script>"),
+  },
+  "foreign-seek-event": {
+    bad: clips('<script>window.addEventListener("hf-seek", (e) => draw(e.detail));</script>'),
+    good: clips("<script>__compose.onSeek((t) => draw(t));</script>"),
+  },
+  "foreign-no-timeline": { bad: clips('<p id="a" data-no-timeline></p>'), good: clips('<p id="a"></p>') },
+  "foreign-fps": { bad: clips('<p id="a" data-fps="30"></p>'), good: clips('<p id="a"></p>') },
   "inline-media": {
     bad: clips('<img id="logo" src="data:image/png;base64,iVBORw0KGgo=" data-start="0">'),
     good: clips('<img id="logo" src="logo.png" data-start="0">'),

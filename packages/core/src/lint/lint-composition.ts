@@ -6,6 +6,7 @@ import { createReport } from "./report.js";
 import { checkDeclarations } from "./rules/declarations.js";
 import { checkHostValues } from "./rules/host-values.js";
 import { checkInlineMedia } from "./rules/inline-media.js";
+import { checkOtherRenderer } from "./rules/other-renderer.js";
 import { checkDuration, checkEvenSize } from "./rules/render-refusals.js";
 import { checkRootSize } from "./rules/root-size.js";
 import type { EmbeddedComposition, LintRule } from "./rules/rule.js";
@@ -19,9 +20,11 @@ export interface LintCompositionOptions {
   file: string;
   /** The compositions this file embeds, when known (lintProject knows them). */
   embedded?: (host: SubCompositionHost) => EmbeddedComposition | undefined;
+  /** The file is reached only through hosts (lintProject sets it for every file but the entry). */
+  embeddedOnly?: boolean;
 }
 
-const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia];
+const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia, checkOtherRenderer];
 
 /** Lints one composition file on its own; lintProject also follows the files it embeds. */
 export function lintComposition(html: string, options: LintCompositionOptions): LintFinding[] {
@@ -38,7 +41,7 @@ export function lintParsedComposition(
   const { report, findings } = createReport(options.file);
   const locateInAttribute = createLocateInAttribute(html);
   const explainJsonInAttribute = createExplainJsonInAttribute(html, locateInAttribute);
-  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report };
+  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report, embeddedOnly: options.embeddedOnly ?? false };
   for (const rule of RULES) rule(context);
   return { findings: sortByPosition(findings), summary: { variables: parsed.declarations.variables, duration: timing.duration } };
 }

@@ -8,6 +8,12 @@ const CARD = composition('<p id="line" data-start="0" data-duration="1.5"></p>',
 });
 
 describe("lintProject", () => {
+  it("asks a duration of the entry only: an embedded file takes its host's", async () => {
+    const still = composition("<p>still</p>", { root: 'data-composition-id="still" data-width="320" data-height="180"' });
+    expect(await lintFiles({ "index.html": composition('<div data-composition-id="s" data-composition-src="still.html" data-duration="1"></div>'), "still.html": still })).toEqual([]);
+    expect((await lintFiles({ "index.html": still })).map((finding) => finding.code)).toEqual(["no-duration"]);
+  });
+
   it("validates host values against the embedded composition's declarations", async () => {
     const findings = await lintFiles({
       "index.html": composition(`<div data-composition-id="card1" data-composition-src="card.html" data-variable-values='{"title": 3, "subtitle": "x"}'></div>`),

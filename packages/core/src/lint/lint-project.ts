@@ -34,7 +34,7 @@ export async function lintProject(entryFile: string, load: LoadFile, resolvePath
       const summary = await embed(host, file, [...chain, file], report);
       if (summary !== undefined) embedded.set(host, summary);
     }
-    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host) });
+    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host), embeddedOnly: chain.length > 0 });
     findingsByFile.set(file, sortByPosition(hostFindings.concat(result.findings)));
     return result.summary;
   };

@@ -27,8 +27,8 @@ export interface AssetWatchOptions {
 }
 
 /**
- * Watches every request of the page and of its frames (images, CSS url(), fonts, scripts, media,
- * fetch/XHR) through the Network domain, so that an asset that fails to load fails the render
+ * Watches every request of the page and of its frames (images, CSS url(), fonts, scripts,
+ * fetch/XHR; media fail in the renderer's own probe) through the Network domain, so that an asset that fails to load fails the render
  * instead of drawing a broken picture.
  */
 export class AssetWatch {
@@ -44,6 +44,8 @@ export class AssetWatch {
   static async start(cdp: CDPSession, options: AssetWatchOptions): Promise<AssetWatch> {
     const watch = new AssetWatch(options);
     cdp.on("Network.requestWillBeSent", (event) => watch.#requests.set(event.requestId, event));
+    // Requests that loaded are forgotten, so a long render does not keep every frame's request.
+    cdp.on("Network.loadingFinished", (event) => watch.#requests.delete(event.requestId));
     cdp.on("Network.responseReceived", (event) => {
       if (event.response.status >= 400) watch.#fail(event.requestId, `HTTP ${event.response.status}`);
     });
@@ -57,7 +59,8 @@ export class AssetWatch {
 
   #fail(requestId: string, status: string): void {
     const request = this.#requests.get(requestId);
-    if (!request || request.request.url.startsWith("data:")) return;
+    // Timed media are probed and extracted by the renderer, which names a missing one by its element.
+    if (!request || request.type === "Media" || request.request.url.startsWith("data:")) return;
     // A failed request may report a status, then loadingFailed too; a frame may ask again: name it once.
     if (this.#named.has(request.request.url)) return;
     this.#named.add(request.request.url);

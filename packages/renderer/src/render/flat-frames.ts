@@ -10,7 +10,7 @@ import type { RenderEvent } from "./render-events.js";
 const FLAT_SPREAD = 2;
 
 /**
- * Whether every frame of the output is one flat colour, by ffmpeg's signalstats. Stops at the
+ * Whether every frame of the output is the same flat colour, by ffmpeg's signalstats. Stops at the
  * first frame that is not, which in a normal render is the first one, so the check costs little.
  */
 async function everyFrameFlat(output: string, format: OutputFormat, signal: AbortSignal | undefined): Promise<boolean> {
@@ -22,16 +22,18 @@ async function everyFrameFlat(output: string, format: OutputFormat, signal: Abor
   );
   child.on("error", () => undefined);
   const closed = new Promise((resolve) => child.once("close", resolve));
-  const range: Record<string, number> = {};
+  // The first frame's lowest value per plane: every plane of every frame must stay next to it.
+  const colour: Record<string, number> = {};
   let frames = 0;
   let flat = true;
   for await (const line of createInterface({ input: child.stdout })) {
     if (line.startsWith("frame:")) frames++;
     const match = /^lavfi\.signalstats\.([YUV])(MIN|MAX)=(\d+)/.exec(line);
     if (!match) continue;
-    const [, plane, end, value] = match;
-    range[`${plane}${end}`] = Number(value);
-    if (end === "MAX" && Number(value) - (range[`${plane}MIN`] ?? 0) > FLAT_SPREAD) {
+    const [, plane, , text] = match;
+    const value = Number(text);
+    colour[plane!] ??= value;
+    if (Math.abs(value - colour[plane!]!) > FLAT_SPREAD) {
       flat = false;
       child.kill("SIGKILL");
       break;
@@ -60,5 +62,5 @@ export async function warnOnFlatFrames(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   if (!(await everyFrameFlat(output, format, signal))) return;
-  emit({ type: "warning", code: "flat-frames", message: `every frame is one flat colour: ${likelyCause(info)}` });
+  emit({ type: "warning", code: "flat-frames", message: `every frame is the same flat colour: ${likelyCause(info)}` });
 }

@@ -13,6 +13,7 @@ import { stageDirectory, stageFile, stageStill } from "../output/staged-output.j
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { warnOnFlatFrames } from "./flat-frames.js";
+import { warnOnStillness } from "./stillness.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import { gainEnvelopes, mixAudio, type AudioMix } from "./mix-audio.js";
 import { ProgressMeter } from "./progress-meter.js";
@@ -191,6 +192,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     signal?.removeEventListener("abort", kill);
   }
   meter.finish();
+  warnOnStillness(pages.map((page) => page.stats), info, emit);
   await mixing;
   if (audioFile) {
     const envelopes = await gainEnvelopes(pages, mix);
@@ -203,7 +205,8 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   throwIfAborted(signal);
   await staged.commit();
   committed = true;
-  await warnOnFlatFrames(request.output, options.format, info, emit, signal);
+  // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
+  if (!request.frames) await warnOnFlatFrames(request.output, options.format, info, emit, signal);
 
   return {
     type: "finished",

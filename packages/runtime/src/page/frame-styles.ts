@@ -67,8 +67,9 @@ export function applyInheritedStyle(style: InheritedStyle): void {
 
 /** The composition element's box as laid out, for the warnings on a size that disagrees or a blank render. */
 export function compositionBox(root: Element): { width: number; height: number; hidden: boolean } {
-  const box = root.getBoundingClientRect();
+  // The layout size, not the transformed one: an animation that starts at scale 0 is not a wrong size.
+  const { width, height } = root instanceof HTMLElement ? { width: root.offsetWidth, height: root.offsetHeight } : root.getBoundingClientRect();
   const style = getComputedStyle(root);
   const hidden = style.display === "none" || style.visibility === "hidden" || Number(style.opacity) === 0;
-  return { width: Math.round(box.width), height: Math.round(box.height), hidden };
+  return { width: Math.round(width), height: Math.round(height), hidden };
 }

@@ -49,9 +49,17 @@ function unique<T>(items: T[], key: (item: T) => string): T[] {
   return items.filter((item) => !seen.has(key(item)) && Boolean(seen.add(key(item))));
 }
 
-async function ownLibraries(): Promise<Library[]> {
+/** This frame's libraries, fetched once however many instances it mounts. */
+let ownLibrariesLoaded: Promise<Library[]> | undefined;
+
+function ownLibraries(): Promise<Library[]> {
+  ownLibrariesLoaded ??= loadOwnLibraries();
+  return ownLibrariesLoaded;
+}
+
+async function loadOwnLibraries(): Promise<Library[]> {
   const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]")).filter((script) => script.type !== "module");
-  // The page loaded them already; force-cache takes the browser's copy instead of asking again.
+  // The page loaded them already; force-cache takes the browser's copy when it kept one.
   const libraries = await Promise.all(
     scripts.map(async (script): Promise<Library | undefined> => {
       const response = await fetch(script.src, { cache: "force-cache" }).catch(() => undefined);

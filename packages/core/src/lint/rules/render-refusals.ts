@@ -18,9 +18,9 @@ export function oddSizeMessage(id: string | undefined, width: number, height: nu
  * No data-duration, no timed element that ends, and nothing that could give a length at render
  * time: no media to probe, no instance, no script that could register a timeline.
  */
-export const checkDuration: LintRule = ({ parsed, timing, report }) => {
+export const checkDuration: LintRule = ({ parsed, timing, report, embeddedOnly }) => {
   const root = parsed.root;
-  if (root === undefined || timing.duration !== undefined) return;
+  if (root === undefined || embeddedOnly || timing.duration !== undefined) return;
   const mayLearnLength = parsed.scripts.length > 0 || parsed.elements.some((element) => element.kind === "video" || element.kind === "audio" || element.kind === "host");
   if (!mayLearnLength) report("no-duration", root.loc, noDurationMessage(root.id));
 };

@@ -17,6 +17,8 @@ export interface LintContext {
   embedded: (host: SubCompositionHost) => EmbeddedComposition | undefined;
   locateInAttribute: LocateInAttribute;
   explainJsonInAttribute: ExplainJsonInAttribute;
+  /** The file is linted as embedded by another: hosts give it its duration, so it needs none. */
+  embeddedOnly: boolean;
   report: Report;
 }
 
