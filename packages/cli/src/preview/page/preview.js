@@ -323,6 +323,7 @@ function updateTiming() {
   $("duration").textContent = duration === undefined ? "?" : duration.toFixed(3);
   $("last-frame").textContent = String(app.totalFrames - 1);
   updateReadout();
+  drawTimeline();
 }
 
 function updateReadout() {
@@ -330,6 +331,7 @@ function updateReadout() {
   $("scrubber").value = String(frame);
   $("time").textContent = frameTime(frame).toFixed(3);
   $("frame").textContent = String(frame);
+  movePlayhead();
 }
 
 function updatePending() {
@@ -453,6 +455,7 @@ async function loadFrame() {
   }
   if (info) {
     app.duration = info.duration ?? app.state.composition.duration;
+    timeline.entries = api.describeTimeline();
     updateTiming();
     for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
     try {
@@ -516,6 +519,174 @@ async function play() {
     seekTo(next);
   }
   setPlaying(false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeline
+
+/** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
+const LABEL_WIDTH = 140;
+/** Ruler steps in seconds: the first that leaves this many pixels between labels is used. */
+const RULER_STEPS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300];
+const RULER_MIN_GAP_PX = 64;
+
+const timeline = {
+  /** The composition's timed elements from the runtime (describeTimeline), after each load. */
+  entries: [],
+  /** Keys of the instances shown with their own lanes. */
+  expanded: new Set(),
+  /** Pixels per second as last drawn. */
+  scale: 1,
+};
+
+function formatSeconds(seconds) {
+  return seconds === undefined ? "?" : seconds.toFixed(3);
+}
+
+function entryLabel(entry) {
+  return entry.label ?? `(${entry.kind === "clip" ? "unnamed" : entry.kind})`;
+}
+
+function sourcePath(src) {
+  try {
+    const url = new URL(src);
+    return url.origin === location.origin ? decodeURIComponent(url.pathname) : src;
+  } catch {
+    return src;
+  }
+}
+
+/** What hovering a clip shows: start, duration, track and, for media and instances, the source. */
+function describeEntry(entry) {
+  const duration = entry.duration === undefined ? "to the end" : `${formatSeconds(entry.duration)} s`;
+  const parts = [`${entryLabel(entry)} (${entry.kind})`, `start ${formatSeconds(entry.start)} s`, `duration ${duration}`, `track ${entry.track ?? "none"}`];
+  if (entry.src) parts.push(`source ${sourcePath(entry.src)}`);
+  return parts.join(", ");
+}
+
+/**
+ * Lanes to draw, one per track index in order (untracked elements last); an expanded instance
+ * adds the lanes of its own elements right under the lane it sits in.
+ */
+function timelineLanes(entries, prefix, owner, depth) {
+  const byTrack = new Map();
+  entries.forEach((entry, index) => {
+    if (entry.start === undefined) return;
+    const track = entry.track ?? Infinity;
+    if (!byTrack.has(track)) byTrack.set(track, []);
+    byTrack.get(track).push({ entry, key: prefix === "" ? String(index) : `${prefix}/${index}` });
+  });
+  const lanes = [];
+  for (const track of [...byTrack.keys()].sort((a, b) => a - b)) {
+    const name = track === Infinity ? "no track" : `track ${track}`;
+    const items = byTrack.get(track);
+    lanes.push({ label: owner ? `${owner} › ${name}` : name, track, depth, items });
+    for (const { entry, key } of items) {
+      if (entry.children && timeline.expanded.has(key)) lanes.push(...timelineLanes(entry.children, key, entryLabel(entry), depth + 1));
+    }
+  }
+  return lanes;
+}
+
+/** Pixels per second: the whole composition fits the panel at zoom 0; each zoom step doubles. */
+function timelineScale() {
+  const available = $("timeline-scroll").clientWidth - LABEL_WIDTH - 32;
+  const fit = Math.max(8, available / Math.max(app.duration ?? 1, 1 / app.fps));
+  return fit * 2 ** Number($("zoom").value);
+}
+
+function drawRuler(duration, scale) {
+  const step = RULER_STEPS.find((candidate) => candidate * scale >= RULER_MIN_GAP_PX) ?? RULER_STEPS.at(-1);
+  const ticks = [];
+  for (let i = 0; i * step <= duration + 1e-9; i++) {
+    const tick = element("span", {}, `${+(i * step).toFixed(2)} s`);
+    tick.style.left = `${i * step * scale}px`;
+    ticks.push(tick);
+  }
+  $("ruler").replaceChildren(...ticks);
+}
+
+function clipElement({ entry, key }, duration, scale) {
+  const length = entry.duration ?? Math.max(0, duration - entry.start);
+  const clip = element("div", { class: "clip", "data-kind": entry.kind, "data-key": key, "data-label": entryLabel(entry), title: describeEntry(entry) });
+  clip.classList.toggle("open-ended", entry.duration === undefined);
+  clip.style.left = `${entry.start * scale}px`;
+  clip.style.width = `${length * scale}px`;
+  if (entry.children) {
+    const open = timeline.expanded.has(key);
+    const toggle = element(
+      "button",
+      { type: "button", class: "expand", "aria-expanded": String(open), "aria-label": `${open ? "Collapse" : "Expand"} ${entryLabel(entry)}` },
+      open ? "▾" : "▸",
+    );
+    toggle.addEventListener("click", () => {
+      if (open) timeline.expanded.delete(key);
+      else timeline.expanded.add(key);
+      drawTimeline();
+      document.querySelector(`.clip[data-key="${CSS.escape(key)}"] .expand`)?.focus();
+    });
+    clip.append(toggle);
+  }
+  clip.append(entryLabel(entry));
+  return clip;
+}
+
+function drawTimeline() {
+  const duration = app.duration ?? 0;
+  const scale = timelineScale();
+  timeline.scale = scale;
+  $("timeline").style.setProperty("--label-width", `${LABEL_WIDTH}px`);
+  $("timeline").style.width = `${LABEL_WIDTH + duration * scale + 8}px`;
+  drawRuler(duration, scale);
+  $("lanes").replaceChildren(
+    ...timelineLanes(timeline.entries, "", undefined, 0).map((lane) => {
+      const track = element("div", { class: "lane-track" }, ...lane.items.map((item) => clipElement(item, duration, scale)));
+      const row = element("div", { class: `lane${lane.depth > 0 ? " nested" : ""}`, "data-track": lane.track === Infinity ? "" : lane.track });
+      row.append(element("div", { class: "lane-label", title: lane.label }, lane.label), track);
+      return row;
+    }),
+  );
+  movePlayhead();
+}
+
+function movePlayhead() {
+  $("playhead").style.left = `${LABEL_WIDTH + frameTime(app.target) * timeline.scale}px`;
+  $("timeline").setAttribute("aria-valuemax", String(app.totalFrames - 1));
+  $("timeline").setAttribute("aria-valuenow", String(app.target));
+  $("timeline").setAttribute("aria-valuetext", `frame ${app.target}, ${frameTime(app.target).toFixed(3)} s`);
+}
+
+/** The frame under a pointer on the timeline. */
+function frameAt(clientX) {
+  const x = clientX - $("timeline").getBoundingClientRect().left - LABEL_WIDTH;
+  return Math.round((Math.max(0, x) / timeline.scale) * app.fps);
+}
+
+function setZoom(value) {
+  const zoom = $("zoom");
+  zoom.value = String(Math.max(Number(zoom.min), Math.min(Number(zoom.max), value)));
+  drawTimeline();
+}
+
+function bindTimeline() {
+  const area = $("timeline");
+  area.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || event.target.closest("button")) return;
+    setPlaying(false);
+    area.setPointerCapture(event.pointerId);
+    seekTo(frameAt(event.clientX));
+  });
+  area.addEventListener("pointermove", (event) => {
+    if (area.hasPointerCapture(event.pointerId)) seekTo(frameAt(event.clientX));
+  });
+  area.addEventListener("mouseover", (event) => {
+    const clip = event.target.closest?.(".clip");
+    $("timeline-hover").textContent = clip ? clip.title : "";
+  });
+  $("zoom").addEventListener("input", drawTimeline);
+  $("zoom-in").addEventListener("click", () => setZoom(Number($("zoom").value) + 1));
+  $("zoom-out").addEventListener("click", () => setZoom(Number($("zoom").value) - 1));
+  new ResizeObserver(drawTimeline).observe($("timeline-scroll"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -604,10 +775,13 @@ function bindControls() {
     else if (event.key === "ArrowRight") seekTo(app.target + (event.shiftKey ? app.fps : 1));
     else if (event.key === "Home") seekTo(0);
     else if (event.key === "End") seekTo(app.totalFrames - 1);
+    else if (event.key === "+" || event.key === "=") setZoom(Number($("zoom").value) + 1);
+    else if (event.key === "-") setZoom(Number($("zoom").value) - 1);
     else return;
     event.preventDefault();
   });
   new ResizeObserver(fitStage).observe($("viewport"));
+  bindTimeline();
 }
 
 async function start() {
