@@ -2,9 +2,13 @@
 /**
  * The studio parts of compose preview in a real browser (Debian's chromium, playwright-core): the
  * timeline drawn from a composition with three tracks (relative starts resolved, an instance
- * expandable to its own lane), seeking by click, drag and keyboard, and zoom.
+ * expandable to its own lane), seeking by click, drag and keyboard, and zoom; rendering from the
+ * page to a finished mp4 with the page's variable values, refusals and cancel.
  */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeFrame, ffprobe, hex, isColour, videoStream } from "../support/media.js";
 import { generateMedia, MEDIA_FILES } from "../support/test-media.js";
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
@@ -12,6 +16,7 @@ import { compositionHtml, createProject, type TempProject } from "../support/pro
 const INDEX_HTML = compositionHtml({
   id: "main",
   duration: 1,
+  variables: [{ id: "titleColor", type: "color", label: "Title colour", default: "#ff0000" }],
   css: `.box { position: absolute; top: 40px; width: 60px; height: 60px; }
   #title { left: 20px; background: #ff0000; }
   #outro { left: 120px; background: #0000ff; }
@@ -20,6 +25,7 @@ const INDEX_HTML = compositionHtml({
 <div id="outro" class="box" data-start="title" data-duration="0.6" data-track-index="0"></div>
 <audio id="music" src="${MEDIA_FILES.tone}" data-start="0.2" data-duration="0.5" data-track-index="1"></audio>
 <div id="card" data-composition-id="card-a" data-composition-src="card.html" data-start="0.5" data-track-index="2"></div>`,
+  after: `<script>document.getElementById("title").style.background = __compose.getVariables().titleColor ?? "#ff0000";</script>`,
 });
 
 const CARD_HTML = compositionHtml({
@@ -162,4 +168,68 @@ describe("the preview's timeline", () => {
     await preview.page.keyboard.press("-");
     expect((await pixelsPerSecond()) / before).toBeCloseTo(1, 3);
   });
+});
+
+async function renderFromPage(options: { workers?: string } = {}): Promise<void> {
+  await preview.page.selectOption("#render-format", "mp4");
+  await preview.page.selectOption("#render-quality", "draft");
+  await preview.page.fill("#render-workers", options.workers ?? "1");
+  await preview.page.click("#render-start");
+}
+
+describe("rendering from the page", () => {
+  it("accepts a render request only as JSON from its own page", async () => {
+    const endpoint = new URL("/__compose/renders", preview.url);
+    const form = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
+    expect(form.status).toBe(403);
+    const foreign = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://example.com" }, body: "{}" });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: "the preview accepts JSON requests from its own page only" });
+    const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, variables)" });
+  });
+
+  it("refuses options the schema refuses, with its one-line problem", async () => {
+    await renderFromPage({ workers: "9" });
+    await preview.page.waitForFunction(() => document.getElementById("render-panel")!.dataset.state === "refused");
+    expect(await preview.page.textContent("#render-status")).toBe("workers must be an integer from 1 to 8, or auto (got 9)");
+  });
+
+  it("renders the composition with the page's variable values to an mp4 it links to", async () => {
+    await preview.page.$eval("#variable-titleColor", (input: HTMLInputElement) => {
+      input.value = "#00ff00";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await renderFromPage();
+    await preview.page.waitForFunction(() => document.getElementById("render-panel")!.dataset.state !== "running", undefined, { timeout: 120_000 });
+    expect(await preview.page.$eval("#render-panel", (panel) => panel.dataset.state)).toBe("finished");
+    expect(await preview.page.getAttribute("#render-progress", "value")).toBe("100");
+    const files = await readdir(join(project.dir, "renders"));
+    expect(files).toHaveLength(1);
+    const output = join(project.dir, "renders", files[0]!);
+    const href = (await preview.page.getAttribute("#render-link", "href"))!;
+    expect(href).toBe(`/renders/${files[0]}`);
+    const served = await preview.page.evaluate(async (url) => {
+      const response = await fetch(url);
+      return { status: response.status, type: response.headers.get("content-type"), size: (await response.arrayBuffer()).byteLength };
+    }, href);
+    expect(served).toMatchObject({ status: 200, type: "video/mp4" });
+    // The page's video element plays it.
+    await preview.page.waitForFunction(() => (document.getElementById("render-video") as HTMLVideoElement).readyState >= 1, undefined, { timeout: 20_000 });
+    expect(await preview.page.$eval("#render-video", (video: HTMLVideoElement) => video.duration)).toBeCloseTo(1, 1);
+
+    const probe = await ffprobe(output, { countFrames: true });
+    expect(videoStream(probe).nb_read_frames).toBe("30");
+    const first = await decodeFrame(output, 0);
+    expect(isColour(first, 50, 70, hex("#00ff00"), 40), "the title in the page's colour").toBe(true);
+  }, 180_000);
+
+  it("cancels a running render", async () => {
+    await renderFromPage();
+    await preview.page.click("#render-cancel");
+    await preview.page.waitForFunction(() => document.getElementById("render-panel")!.dataset.state !== "running", undefined, { timeout: 60_000 });
+    expect(await preview.page.$eval("#render-panel", (panel) => panel.dataset.state)).toBe("cancelled");
+    expect(await preview.page.$$eval("#render-messages li", (items) => items.map((item) => item.getAttribute("data-code")))).toEqual(["cancelled"]);
+  }, 120_000);
 });

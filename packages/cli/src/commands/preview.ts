@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { startPreviewServer } from "../preview/server.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
 const DEFAULT_PORT = 4400;
@@ -17,20 +18,31 @@ function parsePort(text: string | undefined): number | undefined {
 export function registerPreview(program: Command): void {
   program
     .command("preview")
-    .description("Preview a composition in the browser: scrub and play frame by frame, edit its variables, see lint findings.")
+    .description("Preview a composition in the browser: a timeline, scrubbing and playing frame by frame, its variables, lint findings, and rendering from the page.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
       const entry = resolveCompositionEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
-      const { runtimeSource } = await import("@compose/renderer");
+      const renderSettings = renderSettingsFromEnvironment(process.env);
+      const { runtimeSource, render } = await import("@compose/renderer");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
       for (let i = 0; i < attempts && !server; i++) {
         const port = (requestedPort ?? DEFAULT_PORT) + i;
         try {
-          server = await startPreviewServer({ entryFile: entry.file, pathArg, cwd: process.cwd(), host: HOST, port, runtimeSource });
+          server = await startPreviewServer({
+            entryFile: entry.file,
+            pathArg,
+            cwd: process.cwd(),
+            host: HOST,
+            port,
+            runtimeSource,
+            render,
+            name: entry.name,
+            renderSettings,
+          });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code !== "EADDRINUSE" || i === attempts - 1) {

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import sirv from "sirv";
 import { injectFirstScript } from "./inject-runtime.js";
 import { readProjectState } from "./project-state.js";
+import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
 /** The preview page's own files: plain HTML, CSS and JS, served as they are (no build step). */
@@ -34,6 +35,12 @@ export interface PreviewServerOptions {
   port: number;
   /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
   runtimeSource: (config: { variables?: Record<string, unknown> }) => string;
+  /** The renderer's render(), for the page's Render button. */
+  render: RenderFunction;
+  /** Names the page's renders: renders/<name>-<time>-<n>.<ext>. */
+  name: string;
+  /** Capture settings from the environment, as compose render reads them. */
+  renderSettings?: { captureMode?: "beginframe" | "screenshot"; readyTimeoutMs?: number };
 }
 
 export interface PreviewServer {
@@ -48,6 +55,55 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 
 function notFound(response: ServerResponse): void {
   send(response, 404, "text/plain; charset=utf-8", "not found");
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  send(response, status, "application/json; charset=utf-8", JSON.stringify(body));
+}
+
+/** Largest request body the page sends (render options and variable values). */
+const MAX_BODY_BYTES = 1 << 20;
+
+async function readJsonBody(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, problem: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch (error) {
+    return { ok: false, problem: `the request body is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * A POST must come from the preview page itself: JSON (which a form on another site cannot send
+ * without a preflight this server never answers) and, when the browser names it, this origin.
+ */
+function postAllowed(request: IncomingMessage): boolean {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const origin = request.headers.origin;
+  return type === "application/json" && (origin === undefined || origin === `http://${request.headers.host}`);
+}
+
+/** Streams a render's events as server-sent events, from its first, until it finishes or fails. */
+function streamRender(request: IncomingMessage, response: ServerResponse, job: RenderJob): void {
+  response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
+  const write = (event: unknown) => response.write(`data: ${JSON.stringify(event)}\n\n`);
+  write({ type: "output", url: job.outputUrl });
+  for (const event of job.events) write(event);
+  if (job.done) return void response.end();
+  const unsubscribe = job.subscribe((event) => {
+    write(event);
+    if (job.done) {
+      unsubscribe();
+      response.end();
+    }
+  });
+  request.on("close", unsubscribe);
 }
 
 /** The boot config carried by the composition page's URL; {} when absent or malformed. */
@@ -85,6 +141,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
   let version = 1;
   const clients = new Set<ServerResponse>();
+  const renders = createRenderJobs({ entryFile: options.entryFile, root, name: options.name, render: options.render, settings: options.renderSettings });
 
   const state = () => readProjectState({ entryFile: options.entryFile, entryUrl, pathArg: options.pathArg, cwd: options.cwd, version });
 
@@ -112,9 +169,27 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     request.on("close", () => clients.delete(response));
   };
 
+  /** POST /__compose/renders starts a render; POST /__compose/renders/<id>/cancel stops it. */
+  const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
+    if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
+    if (name === "renders") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const started = await renders.start(body.value);
+      if (!started.ok) return sendJson(response, 400, { error: started.problem });
+      return sendJson(response, 202, { id: started.job.id, output: started.job.outputUrl });
+    }
+    const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
+    const job = cancel && renders.get(cancel[1]!);
+    if (!job) return sendJson(response, 404, { error: `no render at ${PREVIEW_PREFIX}${name}` });
+    job.cancel();
+    return sendJson(response, 202, { id: job.id });
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      response.writeHead(405, { Allow: "GET, HEAD" }).end();
+    const post = request.method === "POST";
+    if (request.method !== "GET" && request.method !== "HEAD" && !post) {
+      response.writeHead(405, { Allow: "GET, HEAD, POST" }).end();
       return;
     }
     // Only this machine's names: a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read the project.
@@ -125,11 +200,20 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     }
     const url = new URL(request.url ?? "/", "http://preview.invalid");
     const { pathname } = url;
+    if (post) {
+      if (!pathname.startsWith(PREVIEW_PREFIX)) return sendJson(response, 405, { error: "only the preview's own endpoints accept POST" });
+      return handlePost(request, response, pathname.slice(PREVIEW_PREFIX.length));
+    }
     if (pathname === "/") return serveApp(response, "index.html");
     if (pathname.startsWith(PREVIEW_PREFIX)) {
       const name = pathname.slice(PREVIEW_PREFIX.length);
       if (name === "state") return send(response, 200, "application/json; charset=utf-8", JSON.stringify(await state()));
       if (name === "events") return events(request, response);
+      const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
+      if (renderEvents) {
+        const job = renders.get(renderEvents[1]!);
+        return job ? streamRender(request, response, job) : notFound(response);
+      }
       if (name === "runtime.js") {
         return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
       }
@@ -178,6 +262,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(keepAlive);
+        renders.cancelAll();
         watcher?.close();
         watcher = undefined;
         for (const client of clients) client.end();

@@ -690,6 +690,131 @@ function bindTimeline() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Render from the page: the preview server runs render() and streams its events
+
+const render = { id: undefined, events: undefined };
+
+function fillSelect(select, values, chosen) {
+  if (select.options.length > 0) return;
+  select.replaceChildren(...values.map((value) => element("option", { value }, String(value))));
+  select.value = String(chosen);
+}
+
+function buildRenderPanel() {
+  const choices = app.state?.renderChoices;
+  if (!choices) return;
+  fillSelect($("render-format"), choices.formats, choices.defaults.format);
+  fillSelect($("render-quality"), choices.qualities, choices.defaults.quality);
+  fillSelect($("render-fps"), choices.fps, choices.defaults.fps);
+}
+
+function renderMessage(kind, code, message) {
+  $("render-messages").append(element("li", { class: kind, "data-code": code }, element("span", { class: "severity" }, kind), element("code", {}, code), " ", message));
+}
+
+function setRendering(running) {
+  $("render-start").disabled = running;
+  $("render-cancel").hidden = !running;
+  $("render-panel").dataset.state = running ? "running" : (render.state ?? "idle");
+}
+
+/** Whole numbers as numbers, the rest as typed: the server's schema names what is allowed. */
+function optionValue(text) {
+  return /^-?\d+$/.test(text.trim()) ? Number(text) : text.trim();
+}
+
+async function startRender() {
+  const body = {
+    format: $("render-format").value,
+    quality: $("render-quality").value,
+    fps: optionValue($("render-fps").value),
+    workers: optionValue($("render-workers").value),
+    variables: changedValues(),
+  };
+  $("render-messages").replaceChildren();
+  $("render-result").hidden = true;
+  $("render-progress").hidden = true;
+  render.state = undefined;
+  setRendering(true);
+  $("render-status").textContent = "starting…";
+  let answer;
+  try {
+    const response = await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    answer = await response.json();
+    if (!response.ok) throw new Error(answer.error ?? `the preview server answered ${response.status}`);
+  } catch (error) {
+    render.state = "refused";
+    setRendering(false);
+    $("render-status").textContent = error?.message ?? String(error);
+    return;
+  }
+  render.id = answer.id;
+  const events = new EventSource(`/__compose/renders/${answer.id}/events`);
+  render.events = events;
+  events.addEventListener("message", (message) => showRenderEvent(JSON.parse(message.data)));
+}
+
+function showRenderEvent(event) {
+  const progress = $("render-progress");
+  switch (event.type) {
+    case "output":
+      render.output = event.url;
+      break;
+    case "started":
+      progress.hidden = false;
+      progress.value = 0;
+      $("render-status").textContent = `rendering ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps, ${event.workers} worker${event.workers === 1 ? "" : "s"}`;
+      break;
+    case "progress":
+      progress.value = event.percent;
+      $("render-status").textContent = `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
+      break;
+    case "warning":
+      renderMessage("warning", event.code, event.message);
+      break;
+    case "finished": {
+      progress.value = 100;
+      const megabytes = (event.sizeBytes / 1e6).toFixed(2);
+      $("render-status").textContent = `finished: ${event.frames} frames, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+      const url = `${render.output}?t=${Date.now()}`;
+      $("render-video").src = url;
+      $("render-link").href = render.output;
+      $("render-link").download = render.output.split("/").pop();
+      $("render-link").textContent = `Download ${decodeURIComponent(render.output.slice(1))}`;
+      $("render-result").hidden = false;
+      endRender("finished");
+      break;
+    }
+    case "failed":
+      renderMessage("error", event.code, event.message);
+      $("render-status").textContent = event.code === "cancelled" ? "cancelled" : "failed";
+      endRender(event.code === "cancelled" ? "cancelled" : "failed");
+      break;
+  }
+}
+
+function endRender(state) {
+  // The stream ends here; an EventSource left open would reconnect and replay it.
+  render.events?.close();
+  render.events = undefined;
+  render.state = state;
+  setRendering(false);
+}
+
+async function cancelRender() {
+  if (render.id === undefined) return;
+  await fetch(`/__compose/renders/${render.id}/cancel`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+}
+
+function bindRenderPanel() {
+  $("render-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startRender();
+  });
+  $("render-cancel").addEventListener("click", cancelRender);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Project state and live reload
 
 async function fetchState() {
@@ -715,6 +840,7 @@ async function refresh() {
     updateTiming();
   }
   fitStage();
+  buildRenderPanel();
   updateCommand();
   showLint();
 }
@@ -782,6 +908,7 @@ function bindControls() {
   });
   new ResizeObserver(fitStage).observe($("viewport"));
   bindTimeline();
+  bindRenderPanel();
 }
 
 async function start() {

@@ -1,0 +1,100 @@
+import { mkdir } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { outputExtension, validateRenderOptions } from "@compose/core";
+import type { RenderEvent, RenderRequest, RenderHooks, RenderFinishedEvent } from "@compose/renderer";
+import { optionsProblemLine } from "../render/render-flags.js";
+
+/** What the page may choose; everything else is the CLI's default. */
+const PAGE_FIELDS = ["format", "quality", "fps", "workers", "variables"] as const;
+
+export type RenderFunction = (request: RenderRequest, hooks: RenderHooks) => Promise<RenderFinishedEvent>;
+
+export interface RenderJob {
+  id: string;
+  /** Every event so far, so a page that connects late sees the whole render. */
+  events: RenderEvent[];
+  /** URL path of the output on the preview server. */
+  outputUrl: string;
+  done: boolean;
+  cancel(): void;
+  /** Calls `fn` for each event to come; returns the unsubscribe function. */
+  subscribe(fn: (event: RenderEvent) => void): () => void;
+}
+
+export interface RenderJobsOptions {
+  entryFile: string;
+  /** The project directory, served at the preview's root: outputs go under its renders/ folder. */
+  root: string;
+  /** Names outputs: renders/<name>-<n>.<ext>. */
+  name: string;
+  render: RenderFunction;
+  /** Capture mode and timeouts from the environment, as compose render reads them. */
+  settings?: Partial<RenderRequest>;
+}
+
+export type StartResult = { ok: true; job: RenderJob } | { ok: false; problem: string };
+
+/** Folder under the project root that the preview's renders are written to (and the watcher ignores). */
+export const RENDERS_FOLDER = "renders";
+
+/** The renders started from the preview page: one at a time, each with its event log. */
+export function createRenderJobs(options: RenderJobsOptions) {
+  const jobs = new Map<string, RenderJob>();
+  let counter = 0;
+
+  const running = () => [...jobs.values()].some((job) => !job.done);
+
+  async function start(body: unknown): Promise<StartResult> {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
+    const unknownField = Object.keys(body).find((field) => !(PAGE_FIELDS as readonly string[]).includes(field));
+    if (unknownField !== undefined) return { ok: false, problem: `${unknownField} is not an option of a render from the preview (allowed: ${PAGE_FIELDS.join(", ")})` };
+    const result = validateRenderOptions(body);
+    if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
+    const renderOptions = result.options;
+    if (renderOptions.format === "png-sequence") return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
+    if (running()) return { ok: false, problem: "a render is already running: wait for it or cancel it" };
+
+    counter++;
+    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
+    const file = `${options.name}-${stamp}-${counter}${outputExtension(renderOptions.format)}`;
+    const folder = join(options.root, RENDERS_FOLDER);
+    await mkdir(folder, { recursive: true });
+    const output = join(folder, file);
+    const controller = new AbortController();
+    const listeners = new Set<(event: RenderEvent) => void>();
+    const job: RenderJob = {
+      id: String(counter),
+      events: [],
+      outputUrl: `/${relative(options.root, output).split(sep).map(encodeURIComponent).join("/")}`,
+      done: false,
+      cancel: () => controller.abort(),
+      subscribe(fn) {
+        listeners.add(fn);
+        return () => listeners.delete(fn);
+      },
+    };
+    const emit = (event: RenderEvent) => {
+      job.events.push(event);
+      if (event.type === "finished" || event.type === "failed") job.done = true;
+      for (const listener of listeners) listener(event);
+    };
+    jobs.set(job.id, job);
+    options
+      .render({ ...options.settings, composition: options.entryFile, output, options: renderOptions }, { onEvent: emit, signal: controller.signal })
+      .catch((error: Error) => {
+        // render() reports its own failures as a failed event; this is for anything else.
+        if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
+      });
+    return { ok: true, job };
+  }
+
+  return {
+    start,
+    get: (id: string) => jobs.get(id),
+    cancelAll() {
+      for (const job of jobs.values()) if (!job.done) job.cancel();
+    },
+  };
+}
+
+export type RenderJobs = ReturnType<typeof createRenderJobs>;
