@@ -312,7 +312,21 @@ function fitStage() {
   $("frames").style.height = `${height}px`;
   $("frames").style.transform = `scale(${scale})`;
   $("stage").dataset.scale = String(scale);
+  snapStage();
   $("composition-size").textContent = `${width}x${height} at ${Math.round(scale * 100)}%`;
+}
+
+/**
+ * Moves the stage onto whole device pixels: centring can leave it half a pixel off, and a
+ * composition drawn at a fractional offset is resampled, so it would not match the render.
+ */
+function snapStage() {
+  const stage = $("stage");
+  stage.style.left = stage.style.top = "";
+  const box = stage.getBoundingClientRect();
+  const snap = (value) => (Math.round(value * devicePixelRatio) - value * devicePixelRatio) / devicePixelRatio;
+  stage.style.left = `${snap(box.left)}px`;
+  stage.style.top = `${snap(box.top)}px`;
 }
 
 function updateTiming() {
