@@ -30,8 +30,8 @@ export interface PreviewSession {
 }
 
 /** Starts `compose preview target` and opens its page in a new browser. */
-export async function openPreview(target: string): Promise<PreviewSession> {
-  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 120_000 });
+export async function openPreview(target: string, options: { env?: Record<string, string> } = {}): Promise<PreviewSession> {
+  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 300_000, env: options.env });
   const userDataDir = await mkdtemp(join(tmpdir(), "compose-preview-browser-"));
   const [url, context] = await Promise.all([
     preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//),

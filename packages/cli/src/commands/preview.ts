@@ -26,7 +26,7 @@ export function registerPreview(program: Command): void {
       const entry = resolveCompositionEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
-      const { runtimeSource, render } = await import("@compose/renderer");
+      const { runtimeSource, render, planMedia, framesDirectory } = await import("@compose/renderer");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
       for (let i = 0; i < attempts && !server; i++) {
@@ -40,6 +40,8 @@ export function registerPreview(program: Command): void {
             port,
             runtimeSource,
             render,
+            planMedia,
+            framesDir: framesDirectory(),
             name: entry.name,
             renderSettings,
           });

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import sirv from "sirv";
+import { FRAME_RATES } from "@compose/core";
+import type { MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
 import { readProjectState } from "./project-state.js";
 import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
@@ -39,6 +41,10 @@ export interface PreviewServerOptions {
   render: RenderFunction;
   /** Names the page's renders: renders/<name>-<time>-<n>.<ext>. */
   name: string;
+  /** The renderer's planMedia(): video frames extracted as render extracts them, for the page to show. */
+  planMedia: (request: MediaPlanRequest) => Promise<unknown[]>;
+  /** Where planMedia() puts extracted frames, served under /__compose/frames/. */
+  framesDir: string;
   /** Capture settings from the environment, as compose render reads them. */
   renderSettings?: { captureMode?: "beginframe" | "screenshot"; readyTimeoutMs?: number };
 }
@@ -141,6 +147,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
   let version = 1;
   const clients = new Set<ServerResponse>();
+  await mkdir(options.framesDir, { recursive: true });
+  const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
   const renders = createRenderJobs({ entryFile: options.entryFile, root, name: options.name, render: options.render, settings: options.renderSettings });
 
   const state = () => readProjectState({ entryFile: options.entryFile, entryUrl, pathArg: options.pathArg, cwd: options.cwd, version });
@@ -172,6 +180,20 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   /** POST /__compose/renders starts a render; POST /__compose/renders/<id>/cancel stops it. */
   const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
     if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
+    if (name === "media") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const { fps, media } = (body.value ?? {}) as { fps?: unknown; media?: unknown };
+      if (!(FRAME_RATES as readonly unknown[]).includes(fps)) return sendJson(response, 400, { error: `fps must be one of ${FRAME_RATES.join(", ")}` });
+      if (!Array.isArray(media)) return sendJson(response, 400, { error: "media must be the list describeMedia() gives" });
+      try {
+        const baseUrl = `http://${request.headers.host}/`;
+        const plans = await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number });
+        return sendJson(response, 200, { plans });
+      } catch (error) {
+        return sendJson(response, 400, { error: (error as Error).message, code: (error as { code?: string }).code });
+      }
+    }
     if (name === "renders") {
       const body = await readJsonBody(request);
       if (!body.ok) return sendJson(response, 400, { error: body.problem });
@@ -218,6 +240,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
       }
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
+      if (name.startsWith("frames/")) {
+        request.url = `/${name.slice("frames/".length)}`;
+        return frames(request, response, () => notFound(response));
+      }
       return notFound(response);
     }
     let path = projectPath(root, pathname);

@@ -8,6 +8,10 @@
 
 const RENDER_DEFAULT_FPS = 30;
 const READY_TIMEOUT_MS = 30_000;
+/** Probing media and extracting video frames, as render does before its first frame. */
+const MEDIA_TIMEOUT_MS = 180_000;
+/** While playing, a sound further than this from the frame's time is moved back in step. */
+const AUDIO_DRIFT_S = 0.1;
 /** Text and number fields apply this long after the last keystroke; other widgets at once. */
 const TYPING_DELAY_MS = 150;
 const CONFIG_PARAMETER = "__compose_config";
@@ -40,6 +44,8 @@ const app = {
   frameErrors: [],
   /** Whether the composition builds its state frame by frame, learnt from any of its pages. */
   needsHistory: false,
+  /** The composition's timed media (describeMedia), once planned: what plays while playing. */
+  media: [],
 };
 
 /**
@@ -468,6 +474,12 @@ async function loadFrame() {
     return;
   }
   if (info) {
+    try {
+      info = await withTimeout(prepareFrameMedia(api, info), MEDIA_TIMEOUT_MS, "the media were not prepared");
+    } catch (error) {
+      errors.push(`media: ${error?.message ?? error}`);
+    }
+    setMedia(api.describeMedia());
     app.duration = info.duration ?? app.state.composition.duration;
     timeline.entries = api.describeTimeline();
     updateTiming();
@@ -497,9 +509,69 @@ async function loadFrame() {
   updatePending();
 }
 
+// ---------------------------------------------------------------------------------------------
+// Media: the frames render extracts, and sound while playing
+
+/**
+ * Hands the composition page the plans render hands its pages: the natural length of media
+ * without data-duration, and each video's frames extracted by ffmpeg at this fps, which the page
+ * shows instead of playing the video. Resolves to the page's description, updated.
+ */
+async function prepareFrameMedia(api, info) {
+  const media = api.describeMedia();
+  if (media.length === 0) return info;
+  setStatus("preparing media…");
+  const response = await fetch("/__compose/media", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ fps: app.fps, media }),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.code ? `${answer.code}: ${answer.error}` : answer.error);
+  return api.prepareMedia(answer.plans);
+}
+
+/** The sounds render mixes, played by elements of this page (the composition's own stay silent, as in a render). */
+const sounds = new Map();
+
+function setMedia(media) {
+  if (JSON.stringify(media) === JSON.stringify(app.media)) return;
+  app.media = media;
+  for (const audio of sounds.values()) {
+    audio.pause();
+    audio.remove();
+  }
+  sounds.clear();
+}
+
+/** Plays, at the frame's time, every audible clip that covers it; pauses the rest. */
+function syncSound(frame, playing) {
+  const t = frameTime(frame);
+  const heard = new Set();
+  for (const media of playing ? app.media : []) {
+    if (!media.audible || media.start === undefined || !media.src || media.volume === 0) continue;
+    const local = t - media.start;
+    if (local < 0 || local >= (media.duration ?? Infinity)) continue;
+    heard.add(media.key);
+    let audio = sounds.get(media.key);
+    if (!audio) {
+      audio = element("audio", { src: media.src, preload: "auto", "data-key": media.key });
+      $("sounds").append(audio);
+      sounds.set(media.key, audio);
+    }
+    audio.volume = media.volume;
+    audio.playbackRate = media.playbackRate;
+    const expected = media.mediaStart + local * media.playbackRate;
+    if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
+    if (audio.paused) audio.play().catch(() => undefined);
+  }
+  for (const [key, audio] of sounds) if (!heard.has(key) && !audio.paused) audio.pause();
+}
+
 function setPlaying(playing) {
   if (app.playing === playing) return;
   app.playing = playing;
+  if (!playing) syncSound(app.target, false);
   $("play").textContent = playing ? "Pause" : "Play";
   $("play").setAttribute("aria-pressed", String(playing));
   if (playing) play();
@@ -531,6 +603,7 @@ async function play() {
     }
     if (!app.playing) break;
     seekTo(next);
+    syncSound(next, true);
   }
   setPlaying(false);
 }
@@ -893,8 +966,9 @@ function bindControls() {
     const time = frameTime(app.target);
     app.fps = Number($("fps").value);
     updateTiming();
-    // History is played once per frame, so another frame rate is another history.
-    if (app.needsHistory) requestReload();
+    // History is played once per frame, so another frame rate is another history; video frames
+    // are extracted at the frame rate.
+    if (app.needsHistory || app.media.length > 0) requestReload();
     seekTo(Math.round(time * app.fps));
     updateCommand();
   });
