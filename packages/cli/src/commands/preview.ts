@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { listCompositions } from "../preview/list-compositions.js";
 import { startPreviewServer } from "../preview/server.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
@@ -15,6 +18,19 @@ function parsePort(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists the others). */
+async function previewEntry(pathArg: string): Promise<string> {
+  try {
+    return resolveCompositionEntry(pathArg).file;
+  } catch (error) {
+    const folder = resolve(pathArg);
+    if (!(error instanceof UsageError) || !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw error;
+    const [first] = await listCompositions(folder);
+    if (first === undefined) throw error;
+    return join(folder, first);
+  }
+}
+
 export function registerPreview(program: Command): void {
   program
     .command("preview")
@@ -23,7 +39,7 @@ export function registerPreview(program: Command): void {
     .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
-      const entry = resolveCompositionEntry(pathArg);
+      const entryFile = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
       const { runtimeSource, render, planMedia, framesDirectory } = await import("@compose/renderer");
@@ -33,7 +49,7 @@ export function registerPreview(program: Command): void {
         const port = (requestedPort ?? DEFAULT_PORT) + i;
         try {
           server = await startPreviewServer({
-            entryFile: entry.file,
+            entryFile,
             pathArg,
             cwd: process.cwd(),
             host: HOST,
@@ -42,7 +58,7 @@ export function registerPreview(program: Command): void {
             render,
             planMedia,
             framesDir: framesDirectory(),
-            name: entry.name,
+            nameOf: (file) => resolveCompositionEntry(file).name,
             renderSettings,
           });
         } catch (error) {
@@ -56,7 +72,7 @@ export function registerPreview(program: Command): void {
         }
       }
       if (!server) return;
-      process.stdout.write(`compose preview: ${entry.name} at ${server.url} (Ctrl-C to stop)\n`);
+      process.stdout.write(`compose preview: ${resolveCompositionEntry(entryFile).name} at ${server.url} (Ctrl-C to stop)\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);

@@ -22,11 +22,10 @@ export interface RenderJob {
 }
 
 export interface RenderJobsOptions {
-  entryFile: string;
+  /** The composition the page shows now, and its name for output files: renders/<name>-<time>-<n>.<ext>. */
+  entry: () => { file: string; name: string };
   /** The project directory, served at the preview's root: outputs go under its renders/ folder. */
   root: string;
-  /** Names outputs: renders/<name>-<n>.<ext>. */
-  name: string;
   render: RenderFunction;
   /** Capture mode and timeouts from the environment, as compose render reads them. */
   settings?: Partial<RenderRequest>;
@@ -56,7 +55,8 @@ export function createRenderJobs(options: RenderJobsOptions) {
 
     counter++;
     const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
-    const file = `${options.name}-${stamp}-${counter}${outputExtension(renderOptions.format)}`;
+    const entry = options.entry();
+    const file = `${entry.name}-${stamp}-${counter}${outputExtension(renderOptions.format)}`;
     const folder = join(options.root, RENDERS_FOLDER);
     await mkdir(folder, { recursive: true });
     const output = join(folder, file);
@@ -80,7 +80,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
     };
     jobs.set(job.id, job);
     options
-      .render({ ...options.settings, composition: options.entryFile, output, options: renderOptions }, { onEvent: emit, signal: controller.signal })
+      .render({ ...options.settings, composition: entry.file, output, options: renderOptions }, { onEvent: emit, signal: controller.signal })
       .catch((error: Error) => {
         // render() reports its own failures as a failed event; this is for anything else.
         if (!job.done) emit({ type: "failed", code: "internal", message: error.message });

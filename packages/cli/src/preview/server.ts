@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdir, readFile, stat } from "node:fs/promises";
-import { basename, dirname, extname, join, normalize, sep } from "node:path";
+import { dirname, extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import sirv from "sirv";
 import { FRAME_RATES } from "@compose/core";
 import type { MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
+import { listCompositions } from "./list-compositions.js";
 import { readProjectState } from "./project-state.js";
 import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
@@ -39,8 +40,8 @@ export interface PreviewServerOptions {
   runtimeSource: (config: { variables?: Record<string, unknown> }) => string;
   /** The renderer's render(), for the page's Render button. */
   render: RenderFunction;
-  /** Names the page's renders: renders/<name>-<time>-<n>.<ext>. */
-  name: string;
+  /** Names a composition file for output files, as compose render does. */
+  nameOf: (file: string) => string;
   /** The renderer's planMedia(): video frames extracted as render extracts them, for the page to show. */
   planMedia: (request: MediaPlanRequest) => Promise<unknown[]>;
   /** Where planMedia() puts extracted frames, served under /__compose/frames/. */
@@ -143,15 +144,26 @@ function projectPath(root: string, pathname: string): string | undefined {
 
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const root = dirname(options.entryFile);
-  const entryUrl = `/${encodeURIComponent(basename(options.entryFile))}`;
+  /** The composition shown: the one compose preview was given, until the page picks another. */
+  let entry = { file: options.entryFile, pathArg: options.pathArg };
+  const entryUrl = () => `/${relative(root, entry.file).split(sep).map(encodeURIComponent).join("/")}`;
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
   let version = 1;
   const clients = new Set<ServerResponse>();
   await mkdir(options.framesDir, { recursive: true });
   const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
-  const renders = createRenderJobs({ entryFile: options.entryFile, root, name: options.name, render: options.render, settings: options.renderSettings });
+  const renders = createRenderJobs({ entry: () => ({ file: entry.file, name: options.nameOf(entry.file) }), root, render: options.render, settings: options.renderSettings });
 
-  const state = () => readProjectState({ entryFile: options.entryFile, entryUrl, pathArg: options.pathArg, cwd: options.cwd, version });
+  const state = async () => ({
+    ...(await readProjectState({ entryFile: entry.file, entryUrl: entryUrl(), pathArg: entry.pathArg, cwd: options.cwd, version })),
+    compositions: await listCompositions(root),
+  });
+
+  const announceChange = (files: string[]) => {
+    version++;
+    const data = JSON.stringify({ version, files });
+    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
+  };
 
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
@@ -180,6 +192,19 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   /** POST /__compose/renders starts a render; POST /__compose/renders/<id>/cancel stops it. */
   const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
     if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
+    if (name === "entry") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const { path } = (body.value ?? {}) as { path?: unknown };
+      const compositions = await listCompositions(root);
+      if (typeof path !== "string" || !compositions.includes(path)) {
+        return sendJson(response, 400, { error: `path must be one of the project's compositions: ${compositions.join(", ")}` });
+      }
+      const file = join(root, ...path.split("/"));
+      entry = { file, pathArg: relative(options.cwd, file) || file };
+      announceChange([path]);
+      return sendJson(response, 200, { path });
+    }
     if (name === "media") {
       const body = await readJsonBody(request);
       if (!body.ok) return sendJson(response, 400, { error: body.problem });
@@ -271,11 +296,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       resolve();
     });
   });
-  watcher = watchProject(root, (changed) => {
-    version++;
-    const data = JSON.stringify({ version, files: changed });
-    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
-  });
+  watcher = watchProject(root, announceChange);
   // Comments keep idle connections open through proxies and show a dead client quickly.
   const keepAlive = setInterval(() => {
     for (const client of clients) client.write(": ping\n\n");

@@ -899,6 +899,7 @@ function bindRenderPanel() {
     startRender();
   });
   $("render-cancel").addEventListener("click", cancelRender);
+  $("composition-list").addEventListener("change", () => pickComposition($("composition-list").value));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -926,10 +927,37 @@ async function refresh() {
     app.duration = state.composition.duration;
     updateTiming();
   }
+  if (previous && previous.entry.url !== state.entry.url) {
+    // Another composition: its own duration, timeline and frames.
+    app.duration = state.composition.duration;
+    app.target = 0;
+    app.needsHistory = false;
+    timeline.expanded.clear();
+    updateTiming();
+  }
+  buildCompositionPicker();
   fitStage();
   buildRenderPanel();
   updateCommand();
   showLint();
+}
+
+/** The project's compositions, offered when there is more than one; picking one makes the server show it. */
+function buildCompositionPicker() {
+  const compositions = app.state?.compositions ?? [];
+  const current = decodeURIComponent(app.state.entry.url.slice(1));
+  $("composition-picker").hidden = compositions.length < 2;
+  const list = $("composition-list");
+  if (JSON.stringify([...list.options].map((option) => option.value)) !== JSON.stringify(compositions)) {
+    list.replaceChildren(...compositions.map((path) => element("option", { value: path }, path)));
+  }
+  list.value = current;
+}
+
+async function pickComposition(path) {
+  const response = await fetch("/__compose/entry", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path }) });
+  if (!response.ok) setStatus((await response.json()).error, true);
+  // The server announces the change; the page then reloads the state and the frame.
 }
 
 function listenForChanges() {
