@@ -3,7 +3,8 @@
  * The studio parts of compose preview in a real browser (Debian's chromium, playwright-core): the
  * timeline drawn from a composition with three tracks (relative starts resolved, an instance
  * expandable to its own lane), seeking by click, drag and keyboard, and zoom; rendering from the
- * page to a finished mp4 with the page's variable values, refusals and cancel.
+ * page to a finished mp4 with the page's variable values (top level and per instance), refusals
+ * and cancel.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,7 +25,8 @@ const INDEX_HTML = compositionHtml({
   body: `<div id="title" class="box" data-start="0" data-duration="0.4" data-track-index="0"></div>
 <div id="outro" class="box" data-start="title" data-duration="0.6" data-track-index="0"></div>
 <audio id="music" src="${MEDIA_FILES.tone}" data-start="0.2" data-duration="0.5" data-track-index="1"></audio>
-<div id="card" data-composition-id="card-a" data-composition-src="card.html" data-start="0.5" data-track-index="2"></div>`,
+<div id="card" data-composition-id="card-a" data-composition-src="card.html" data-start="0.5" data-track-index="2"
+     data-variable-values='{"tint": "#ffff00"}'></div>`,
   after: `<script>document.getElementById("title").style.background = __compose.getVariables().titleColor ?? "#ff0000";</script>`,
 });
 
@@ -33,7 +35,10 @@ const CARD_HTML = compositionHtml({
   width: 100,
   height: 60,
   duration: 0.5,
-  body: `<div id="badge" data-start="0.1" data-duration="0.2" data-track-index="0" style="width: 20px; height: 20px; background: #00ff00"></div>`,
+  variables: [{ id: "tint", type: "color", label: "Tint", default: "#0000ff" }],
+  after: `<script>document.getElementById("tint").style.background = __compose.getVariables().tint;</script>`,
+  body: `<div id="tint" style="position: absolute; inset: 0"></div>
+<div id="badge" data-start="0.1" data-duration="0.2" data-track-index="0" style="width: 20px; height: 20px; background: #00ff00"></div>`,
 });
 
 let project: TempProject;
@@ -170,6 +175,23 @@ describe("the preview's timeline", () => {
   });
 });
 
+describe("variables of sub-composition instances", () => {
+  it("are edited per instance, starting from the host's data-variable-values", async () => {
+    expect(await preview.page.textContent("#instance-variables legend")).toBe("card-a (card.html)");
+    expect(await preview.page.inputValue("#instance-card-a-tint")).toBe("#ffff00");
+    await preview.page.$eval("#instance-card-a-tint", (input: HTMLInputElement) => {
+      input.value = "#ff00ff";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await preview.page.waitForFunction(() => JSON.parse(document.getElementById("stage")!.dataset.config || "{}").instances?.["card-a"]?.tint === "#ff00ff");
+    await preview.settled();
+    const tint = await preview.inComposition<string>(
+      `(doc) => { const inner = doc.querySelector("#card iframe").contentDocument; return inner.defaultView.getComputedStyle(inner.getElementById("tint")).backgroundColor; }`,
+    );
+    expect(tint).toBe("rgb(255, 0, 255)");
+  });
+});
+
 async function renderFromPage(options: { workers?: string } = {}): Promise<void> {
   await preview.page.selectOption("#render-format", "mp4");
   await preview.page.selectOption("#render-quality", "draft");
@@ -187,7 +209,7 @@ describe("rendering from the page", () => {
     expect(await foreign.json()).toEqual({ error: "the preview accepts JSON requests from its own page only" });
     const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, variables)" });
+    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, variables, instances)" });
   });
 
   it("refuses options the schema refuses, with its one-line problem", async () => {
@@ -223,6 +245,10 @@ describe("rendering from the page", () => {
     expect(videoStream(probe).nb_read_frames).toBe("30");
     const first = await decodeFrame(output, 0);
     expect(isColour(first, 50, 70, hex("#00ff00"), 40), "the title in the page's colour").toBe(true);
+    const later = await decodeFrame(output, 21);
+    expect(isColour(later, 280, 150, hex("#ff00ff"), 40), "the instance in the page's tint").toBe(true);
+    // The entry with the instance's values, written beside it for the render, is gone.
+    expect((await readdir(project.dir)).filter((file) => file.includes("preview-render"))).toEqual([]);
   }, 180_000);
 
   it("cancels a running render", async () => {

@@ -22,6 +22,8 @@ export interface PreviewState {
   composition: { id?: string; width?: number; height?: number; duration?: number };
   /** Valid declarations, in declaration order. */
   variables: CompositionVariable[];
+  /** Sub-composition instances whose composition declares variables: their host's values and those declarations. */
+  instances: Array<{ id: string; src: string; values: Record<string, unknown>; variables: CompositionVariable[] }>;
   lint: { errors: number; warnings: number; files: string[]; findings: LintFinding[] };
   /** Set when the entry cannot be read at all. */
   error?: string;
@@ -55,6 +57,7 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
     renderChoices: renderChoices(),
     composition: {},
     variables: [],
+    instances: [],
     lint: { errors: 0, warnings: 0, files: [], findings: [] },
   };
   let html: string;
@@ -67,6 +70,13 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   const metadata = extractCompositionMetadata(html);
   state.composition = { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration };
   state.variables = metadata.variables;
+  const resolvePath = createSubCompositionResolver(dirname(options.entryFile));
+  for (const instance of metadata.instances) {
+    if (instance.id === undefined || instance.src === undefined) continue;
+    const text = await readCompositionFile(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
+    const variables = text === undefined ? [] : extractCompositionMetadata(text).variables;
+    if (variables.length > 0) state.instances.push({ id: instance.id, src: instance.src, values: instance.values, variables });
+  }
 
   // Paths relative to the working directory, so findings read as `compose lint` prints them.
   const files: string[] = [];

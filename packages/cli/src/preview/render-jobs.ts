@@ -1,11 +1,18 @@
-import { mkdir } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { outputExtension, validateRenderOptions } from "@compose/core";
 import type { RenderEvent, RenderRequest, RenderHooks, RenderFinishedEvent } from "@compose/renderer";
 import { optionsProblemLine } from "../render/render-flags.js";
+import { isInstanceValues, isPlainObject, withInstanceValues } from "./instance-values.js";
 
-/** What the page may choose; everything else is the CLI's default. */
-const PAGE_FIELDS = ["format", "quality", "fps", "workers", "variables"] as const;
+/** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
+const PAGE_FIELDS = ["format", "quality", "fps", "workers", "variables", "instances"] as const;
+
+/**
+ * The entry with the page's instance values, written beside it for one render (relative URLs
+ * must resolve as in the entry) and removed after; the watcher and the composition list skip it.
+ */
+export const INSTANCE_COPY = /\.preview-render-\d+\.html$/;
 
 export type RenderFunction = (request: RenderRequest, hooks: RenderHooks) => Promise<RenderFinishedEvent>;
 
@@ -44,10 +51,14 @@ export function createRenderJobs(options: RenderJobsOptions) {
   const running = () => [...jobs.values()].some((job) => !job.done);
 
   async function start(body: unknown): Promise<StartResult> {
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
+    if (!isPlainObject(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
     const unknownField = Object.keys(body).find((field) => !(PAGE_FIELDS as readonly string[]).includes(field));
     if (unknownField !== undefined) return { ok: false, problem: `${unknownField} is not an option of a render from the preview (allowed: ${PAGE_FIELDS.join(", ")})` };
-    const result = validateRenderOptions(body);
+    const { instances, ...fields } = body;
+    if (instances !== undefined && !isInstanceValues(instances)) {
+      return { ok: false, problem: "instances must map data-composition-id to an object of variable values" };
+    }
+    const result = validateRenderOptions(fields);
     if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
     const renderOptions = result.options;
     if (renderOptions.format === "png-sequence") return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
@@ -79,12 +90,20 @@ export function createRenderJobs(options: RenderJobsOptions) {
       for (const listener of listeners) listener(event);
     };
     jobs.set(job.id, job);
-    options
-      .render({ ...options.settings, composition: entry.file, output, options: renderOptions }, { onEvent: emit, signal: controller.signal })
-      .catch((error: Error) => {
-        // render() reports its own failures as a failed event; this is for anything else.
-        if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
-      });
+    const hostValues = instances;
+    const copy = hostValues && Object.keys(hostValues).length > 0 ? join(dirname(entry.file), `${basename(entry.file).replace(/\.html?$/i, "")}.preview-render-${counter}.html`) : undefined;
+    const run = async () => {
+      if (copy) await writeFile(copy, withInstanceValues(await readFile(entry.file, "utf8"), hostValues!));
+      try {
+        await options.render({ ...options.settings, composition: copy ?? entry.file, output, options: renderOptions }, { onEvent: emit, signal: controller.signal });
+      } finally {
+        if (copy) await rm(copy, { force: true });
+      }
+    };
+    run().catch((error: Error) => {
+      // render() reports its own failures as a failed event; this is for anything else.
+      if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
+    });
     return { ok: true, job };
   }
 

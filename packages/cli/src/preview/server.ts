@@ -7,6 +7,7 @@ import sirv from "sirv";
 import { FRAME_RATES } from "@compose/core";
 import type { MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
+import { isInstanceValues, isPlainObject, withInstanceValues } from "./instance-values.js";
 import { listCompositions } from "./list-compositions.js";
 import { readProjectState } from "./project-state.js";
 import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
@@ -113,15 +114,24 @@ function streamRender(request: IncomingMessage, response: ServerResponse, job: R
   request.on("close", unsubscribe);
 }
 
-/** The boot config carried by the composition page's URL; {} when absent or malformed. */
-export function parseBootConfig(text: string | null): { variables?: Record<string, unknown> } {
+export interface PreviewConfig {
+  /** The top-level composition's values (the runtime's boot config). */
+  variables?: Record<string, unknown>;
+  /** Values for sub-composition hosts by data-composition-id, written into the entry's HTML. */
+  instances?: Record<string, Record<string, unknown>>;
+}
+
+/** The config carried by the composition page's URL; {} when absent or malformed. */
+export function parseBootConfig(text: string | null): PreviewConfig {
   if (!text) return {};
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-    const { variables } = value as { variables?: unknown };
-    if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return {};
-    return { variables: variables as Record<string, unknown> };
+    if (!isPlainObject(value)) return {};
+    const { variables, instances } = value;
+    const config: PreviewConfig = {};
+    if (isPlainObject(variables)) config.variables = variables;
+    if (isInstanceValues(instances)) config.instances = instances;
+    return config;
   } catch {
     return {};
   }
@@ -167,7 +177,9 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
-    const html = await readFile(path, "utf8");
+    const { instances } = parseBootConfig(config);
+    const source = await readFile(path, "utf8");
+    const html = instances && path === entry.file ? withInstanceValues(source, instances) : source;
     const script = `<script src="${PREVIEW_PREFIX}runtime.js${config ? `?config=${encodeURIComponent(config)}` : ""}"></script>`;
     send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
   };
@@ -262,7 +274,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         return job ? streamRender(request, response, job) : notFound(response);
       }
       if (name === "runtime.js") {
-        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
+        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource({ variables: parseBootConfig(url.searchParams.get("config")).variables }));
       }
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
       if (name.startsWith("frames/")) {

@@ -30,6 +30,8 @@ const app = {
   shown: undefined,
   /** Variable id -> current widget value. */
   values: {},
+  /** Instance id (its host's data-composition-id) -> variable id -> current widget value. */
+  instanceValues: {},
   /** The boot config (JSON) the current iframe was loaded with. */
   loadedConfig: undefined,
   iframe: undefined,
@@ -57,10 +59,53 @@ const playedThrough = new WeakMap();
 // ---------------------------------------------------------------------------------------------
 // Variables
 
-function isChanged(variable, value) {
+/** Whether `value` differs from `base`: the declared default, or an instance host's own value. */
+function isChanged(variable, value, base = variable.default) {
   if (value === undefined) return false;
-  if (variable.type === "color") return String(value).toLowerCase() !== String(variable.default).toLowerCase();
-  return value !== variable.default;
+  if (variable.type === "color") return String(value).toLowerCase() !== String(base).toLowerCase();
+  return value !== base;
+}
+
+/**
+ * Where a widget's value lives: the top-level composition's values (the boot config's), or one
+ * sub-composition instance's (its host's data-variable-values, starting from what the author wrote).
+ */
+const topScope = {
+  key: "",
+  idPrefix: "variable-",
+  get values() {
+    return app.values;
+  },
+  base: (variable) => variable.default,
+};
+
+function instanceScope(instance) {
+  return {
+    key: instance.id,
+    idPrefix: `instance-${instance.id}-`,
+    values: app.instanceValues[instance.id],
+    base: (variable) => (Object.hasOwn(instance.values, variable.id) ? instance.values[variable.id] : variable.default),
+  };
+}
+
+/** Per instance whose values were edited: its host's values with the edits, as the host's data-variable-values. */
+function changedInstances() {
+  const changed = {};
+  for (const instance of app.state?.instances ?? []) {
+    const scope = instanceScope(instance);
+    const edits = instance.variables.filter((variable) => isChanged(variable, scope.values[variable.id], scope.base(variable)));
+    if (edits.length > 0) changed[instance.id] = { ...instance.values, ...Object.fromEntries(edits.map((variable) => [variable.id, scope.values[variable.id]])) };
+  }
+  return changed;
+}
+
+function resetInstanceValues() {
+  app.instanceValues = {};
+  for (const instance of app.state?.instances ?? []) {
+    const scope = { ...instanceScope(instance), values: {} };
+    for (const variable of instance.variables) scope.values[variable.id] = scope.base(variable);
+    app.instanceValues[instance.id] = scope.values;
+  }
 }
 
 /** The values that differ from the declared defaults, in declaration order: what --variables needs. */
@@ -74,7 +119,8 @@ function changedValues() {
 }
 
 function bootConfig() {
-  return { variables: changedValues() };
+  const instances = changedInstances();
+  return Object.keys(instances).length > 0 ? { variables: changedValues(), instances } : { variables: changedValues() };
 }
 
 function shellQuote(text) {
@@ -101,9 +147,11 @@ function element(tag, attributes = {}, ...children) {
 }
 
 /** Sets a value from a widget and applies it (after `delay` ms, so typing does not reload per key). */
-function setValue(variable, value, delay) {
-  app.values[variable.id] = value;
-  document.querySelector(`[data-variable="${CSS.escape(variable.id)}"]`)?.classList.toggle("changed", isChanged(variable, value));
+function setValue(scope, variable, value, delay) {
+  scope.values[variable.id] = value;
+  document
+    .querySelector(`[data-scope="${CSS.escape(scope.key)}"] [data-variable="${CSS.escape(variable.id)}"]`)
+    ?.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
   updateCommand();
   scheduleApply(delay);
 }
@@ -119,11 +167,11 @@ function scheduleApply(delay) {
 }
 
 /** The widget for one declaration, chosen from its type and fields, labelled by its label. */
-function variableWidget(variable) {
-  const id = `variable-${variable.id}`;
-  const value = app.values[variable.id];
+function variableWidget(variable, scope = topScope) {
+  const id = `${scope.idPrefix}${variable.id}`;
+  const value = scope.values[variable.id];
   const row = element("div", { class: "variable", "data-variable": variable.id, "data-type": variable.type });
-  row.classList.toggle("changed", isChanged(variable, value));
+  row.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
   const label = element("label", { for: id }, variable.label);
   const control = element("div", { class: "control" });
   row.append(label, control);
@@ -134,7 +182,7 @@ function variableWidget(variable) {
       input.value = value;
       input.addEventListener("input", () => {
         const text = variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength);
-        setValue(variable, text, TYPING_DELAY_MS);
+        setValue(scope, variable, text, TYPING_DELAY_MS);
       });
       control.append(input);
       break;
@@ -155,7 +203,7 @@ function variableWidget(variable) {
         slider.value = String(value);
         slider.addEventListener("input", () => {
           input.value = slider.value;
-          setValue(variable, Number(slider.value), 0);
+          setValue(scope, variable, Number(slider.value), 0);
         });
         control.append(slider);
       }
@@ -163,7 +211,7 @@ function variableWidget(variable) {
       input.addEventListener("input", () => {
         if (input.value.trim() === "" || !Number.isFinite(input.valueAsNumber)) return;
         if (slider) slider.value = input.value;
-        setValue(variable, input.valueAsNumber, TYPING_DELAY_MS);
+        setValue(scope, variable, input.valueAsNumber, TYPING_DELAY_MS);
       });
       break;
     }
@@ -173,7 +221,7 @@ function variableWidget(variable) {
       const hex = element("span", { class: "hex" }, input.value);
       input.addEventListener("input", () => {
         hex.textContent = input.value;
-        setValue(variable, input.value, 0);
+        setValue(scope, variable, input.value, 0);
       });
       control.append(input, hex);
       break;
@@ -181,7 +229,7 @@ function variableWidget(variable) {
     case "boolean": {
       const input = element("input", { id, type: "checkbox" });
       input.checked = Boolean(value);
-      input.addEventListener("change", () => setValue(variable, input.checked, 0));
+      input.addEventListener("change", () => setValue(scope, variable, input.checked, 0));
       control.append(input);
       break;
     }
@@ -189,7 +237,7 @@ function variableWidget(variable) {
       const select = element("select", { id });
       for (const option of variable.options) select.append(element("option", { value: option.value }, option.label));
       select.value = value;
-      select.addEventListener("change", () => setValue(variable, select.value, 0));
+      select.addEventListener("change", () => setValue(scope, variable, select.value, 0));
       control.append(select);
       break;
     }
@@ -201,9 +249,21 @@ function variableWidget(variable) {
 
 function buildVariablesPanel() {
   const form = $("variables");
-  form.replaceChildren(...(app.state?.variables ?? []).map(variableWidget));
-  $("no-variables").hidden = (app.state?.variables ?? []).length > 0;
-  $("reset-variables").hidden = (app.state?.variables ?? []).length === 0;
+  form.replaceChildren(...(app.state?.variables ?? []).map((variable) => variableWidget(variable)));
+  const instances = app.state?.instances ?? [];
+  $("instance-variables").replaceChildren(
+    ...instances.map((instance) => {
+      const scope = instanceScope(instance);
+      return element(
+        "fieldset",
+        { class: "instance", "data-scope": instance.id },
+        element("legend", {}, `${instance.id} (${instance.src})`),
+        ...instance.variables.map((variable) => variableWidget(variable, scope)),
+      );
+    }),
+  );
+  $("no-variables").hidden = (app.state?.variables ?? []).length > 0 || instances.length > 0;
+  $("reset-variables").hidden = (app.state?.variables ?? []).length === 0 && instances.length === 0;
 }
 
 /** Keeps the values of variables that still exist with the same type; others take their default. */
@@ -817,6 +877,7 @@ async function startRender() {
     fps: optionValue($("render-fps").value),
     workers: optionValue($("render-workers").value),
     variables: changedValues(),
+    instances: changedInstances(),
   };
   $("render-messages").replaceChildren();
   $("render-result").hidden = true;
@@ -916,10 +977,10 @@ async function refresh() {
   const state = await fetchState();
   app.state = state;
   const declarationsChanged = JSON.stringify(previous?.variables) !== JSON.stringify(state.variables);
-  if (declarationsChanged) {
-    adoptDeclarations(state.variables, previous?.variables);
-    buildVariablesPanel();
-  }
+  const instancesChanged = JSON.stringify(previous?.instances) !== JSON.stringify(state.instances);
+  if (declarationsChanged) adoptDeclarations(state.variables, previous?.variables);
+  if (instancesChanged) resetInstanceValues();
+  if (declarationsChanged || instancesChanged) buildVariablesPanel();
   const { id } = state.composition;
   $("composition-name").textContent = `${id ?? "(no composition element)"} — ${state.entry.file}`;
   document.title = `${id ?? state.entry.file} — compose preview`;
@@ -1002,12 +1063,14 @@ function bindControls() {
   });
   $("reset-variables").addEventListener("click", () => {
     for (const variable of app.state?.variables ?? []) app.values[variable.id] = variable.default;
+    resetInstanceValues();
     buildVariablesPanel();
     updateCommand();
     scheduleApply(0);
   });
   $("copy-command").addEventListener("click", copyCommand);
   $("variables").addEventListener("submit", (event) => event.preventDefault());
+  $("instance-variables").addEventListener("submit", (event) => event.preventDefault());
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     const typing = target instanceof HTMLElement && target.closest("input, select, textarea, button") !== null;
