@@ -5,7 +5,8 @@
  * pixel with a screenshot of the preview's composition frame, shown at scale 1 in Chromium (the
  * stage is snapped to whole pixels so that the screenshot is not resampled).
  */
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,7 +107,14 @@ describe("a frame in compose preview", () => {
         if (difference > 0 && SOLID_COLOURS.some((colour) => colour.every((value, c) => value === solid(x, y)[c]))) solidDiffering++;
       }
     }
-    expect(solidDiffering).toBe(0);
-    expect(largest).toBeLessThanOrEqual(1);
+    let kept = "";
+    if (solidDiffering > 0 || largest > 1) {
+      // Kept for a look when the frames differ.
+      kept = await mkdtemp(join(tmpdir(), "compose-preview-frames-diff-"));
+      await writeFile(join(kept, `preview-frame-${frame}.png`), PNG.sync.write(shot));
+      await writeFile(join(kept, `render-frame-${frame}.png`), PNG.sync.write(png));
+    }
+    expect(solidDiffering, `both frames kept in ${kept}`).toBe(0);
+    expect(largest, `both frames kept in ${kept}`).toBeLessThanOrEqual(1);
   }, 180_000);
 });

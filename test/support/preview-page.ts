@@ -20,7 +20,7 @@ export interface PreviewSession {
   url: string;
   page: Page;
   context: BrowserContext;
-  /** Waits until the page has nothing queued (no load, seek or pending variable change) and shows `frame`. */
+  /** Waits until the page has nothing queued (no load, seek or pending variable change) and shows `frame`, painted. */
   settled(frame?: number): Promise<void>;
   /** Moves the scrubber to `frame` as a user would, and waits until that frame shows. */
   scrubTo(frame: number): Promise<void>;
@@ -53,6 +53,9 @@ export async function openPreview(target: string, options: { env?: Record<string
       frame ?? null,
       { timeout: 20_000 },
     );
+    // Two animation frames of the page: the frame seeked is painted, not only laid out, so a
+    // screenshot taken now shows it even on a loaded machine.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   };
   const session: PreviewSession = {
     url,
