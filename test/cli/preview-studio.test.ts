@@ -175,6 +175,38 @@ describe("the preview's timeline", () => {
   });
 });
 
+describe("the page with the keyboard alone", () => {
+  /** Presses Tab until `selector` has the focus; false when it is not reached in 60 presses. */
+  async function tabTo(selector: string): Promise<boolean> {
+    for (let i = 0; i < 60; i++) {
+      await preview.page.keyboard.press("Tab");
+      if (await preview.page.evaluate((wanted) => document.activeElement?.matches(wanted) ?? false, selector)) return true;
+    }
+    return false;
+  }
+
+  it("reaches the timeline, seeks with Home and End, and folds an instance with Enter", async () => {
+    await preview.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    expect(await tabTo("#timeline")).toBe(true);
+    await preview.page.keyboard.press("End");
+    await preview.settled(29);
+    await preview.page.keyboard.press("Home");
+    await preview.settled(0);
+    const lanes = () => preview.page.$$eval(".lane-label", (labels) => labels.length);
+    const before = await lanes();
+    expect(await tabTo('.clip[data-label="card-a"] .expand')).toBe(true);
+    await preview.page.keyboard.press("Enter");
+    expect(await lanes()).toBe(before === 4 ? 3 : 4);
+    expect(await preview.page.evaluate(() => document.activeElement?.closest(".clip")?.getAttribute("data-label"))).toBe("card-a");
+    await preview.page.keyboard.press("Enter");
+    expect(await lanes()).toBe(before);
+  });
+
+  it("reaches the render button", async () => {
+    expect(await tabTo("#render-start")).toBe(true);
+  });
+});
+
 describe("variables of sub-composition instances", () => {
   it("are edited per instance, starting from the host's data-variable-values", async () => {
     expect(await preview.page.textContent("#instance-variables legend")).toBe("card-a (card.html)");

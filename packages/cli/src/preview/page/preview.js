@@ -770,7 +770,6 @@ function clipElement({ entry, key }, duration, scale) {
       if (open) timeline.expanded.delete(key);
       else timeline.expanded.add(key);
       drawTimeline();
-      document.querySelector(`.clip[data-key="${CSS.escape(key)}"] .expand`)?.focus();
     });
     clip.append(toggle);
   }
@@ -779,6 +778,8 @@ function clipElement({ entry, key }, duration, scale) {
 }
 
 function drawTimeline() {
+  // Redrawing replaces the clips: an expander that had the focus keeps it.
+  const focusedKey = document.activeElement?.closest?.(".clip")?.dataset.key;
   const duration = app.duration ?? 0;
   const scale = timelineScale();
   timeline.scale = scale;
@@ -793,6 +794,7 @@ function drawTimeline() {
       return row;
     }),
   );
+  if (focusedKey !== undefined) document.querySelector(`.clip[data-key="${CSS.escape(focusedKey)}"] .expand`)?.focus();
   movePlayhead();
 }
 
