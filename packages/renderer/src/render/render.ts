@@ -112,7 +112,8 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { composition, pages, mode, media, info } = await openSession(request, workers, context);
   const workDir = await mkdtemp(join(tmpdir(), "compose-render-"));
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  if (TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
+  // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
+  if (!still && TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
     emit({
       type: "warning",
       code: "opaque-background",
