@@ -24,10 +24,19 @@ function chooseFormat(flags: RenderFlags): string | undefined {
     return "png-sequence";
   }
   if (flags.format !== undefined || flags.output === undefined) return flags.format;
-  const isDirectory = statSync(flags.output, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  const isDirectory = isExistingDirectory(flags.output);
   const choice = formatOfOutputPath(flags.output, isDirectory);
   if (!choice.ok) throw new UsageError(`--output ${flags.output} ${choice.problem}`);
   return choice.format;
+}
+
+/** Whether a path names an existing directory; a path that cannot exist (under a file) does not. */
+function isExistingDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function defaultOutput(name: string, options: RenderOptions, selection: FrameSelection): string {
