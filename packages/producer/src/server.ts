@@ -1,7 +1,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
+import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
 import { installErrorHandling } from "./http/errors.js";
 import { registerRoutes } from "./http/routes.js";
@@ -63,7 +63,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     if (closing) throw new QueueClosedError();
   });
   if (config.token !== undefined) requireBearerToken(app, config.token);
-  registerRoutes(app, { backend, projectsDir, outputsDir, openApiDocument: openApiDocument() });
+  registerRoutes(app, { backend, projectsDir, outputsDir, maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER, openApiDocument: openApiDocument() });
 
   return {
     app,

@@ -4,12 +4,13 @@ import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
+import { addSafetyOptions, limitsFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
 const EXIT_INTERRUPTED = 130;
 
 export function registerRender(program: Command): void {
-  program
+  const command = program
     .command("render")
     .description("Render a composition to a video file or a PNG sequence.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
@@ -30,10 +31,10 @@ export function registerRender(program: Command): void {
     .option("--quiet", "print only errors and the output path")
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
     .option("--variables-file <path>", "a JSON file holding variable values")
-    .option("--strict-variables", "treat variable warnings as errors")
-    .action(async (pathArg: string, flags: RenderFlags) => {
+    .option("--strict-variables", "treat variable warnings as errors");
+  addSafetyOptions(command).action(async (pathArg: string, flags: RenderFlags & SafetyFlags) => {
       const options = await renderOptionsFromFlags(flags);
-      const settings = renderSettingsFromEnvironment(process.env);
+      const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
       const entry = resolveCompositionEntry(pathArg);
       const output = resolve(flags.output ?? `renders/${entry.name}${outputExtension(options.format)}`);
       if (options.docker) {

@@ -16,7 +16,7 @@ function describe(value: unknown): string {
  */
 export async function parseRenderRequest(
   body: unknown,
-  dirs: { projectsDir: string; outputsDir: string },
+  dirs: { projectsDir: string; outputsDir: string; maxWorkersPerRender: number },
   requestId: string,
 ): Promise<RenderJobSpec> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -30,6 +30,10 @@ export async function parseRenderRequest(
   if (!result.ok) {
     const { field, problem, value } = result.problem;
     throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}`, field);
+  }
+  const { workers } = result.options;
+  if (workers !== "auto" && workers > dirs.maxWorkersPerRender) {
+    throw invalid(`workers ${workers} is over this server's limit of ${dirs.maxWorkersPerRender} per render (its --max-workers-per-render)`, "workers");
   }
   if (result.options.docker) {
     throw invalid("docker is not a server option: the server renders with its own browser and ffmpeg; run the server inside the container image for pinned output", "docker");

@@ -14,6 +14,7 @@ export interface RouteContext {
   backend: RenderBackend;
   projectsDir: string;
   outputsDir: string;
+  maxWorkersPerRender: number;
   openApiDocument: object;
 }
 

@@ -54,6 +54,8 @@ const QUIET_FLAGS = [
   "--disable-renderer-backgrounding",
   "--disable-backgrounding-occluded-windows",
   "--autoplay-policy=no-user-gesture-required",
+  // window.open and target=_blank return nothing: a composition cannot multiply pages or processes.
+  "--block-new-web-contents",
 ];
 
 const BEGIN_FRAME_FLAGS = [

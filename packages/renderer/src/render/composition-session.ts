@@ -13,6 +13,7 @@ import { openPages } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
 import { cancelledError, RenderError, throwIfAborted } from "./render-error.js";
+import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./render-limits.js";
 
 /** What opening a composition needs: the part of a render request before capture. */
 export interface SessionRequest {
@@ -26,6 +27,8 @@ export interface SessionRequest {
   readyTimeoutMs?: number;
   /** Reuse a frame's image when the page reports that nothing changed since the previous one (default true). */
   reuseFrames?: boolean;
+  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  limits?: Partial<RenderLimits>;
 }
 
 export interface RenderHooks {
@@ -96,6 +99,10 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const { emit, signal } = context;
   throwIfAborted(signal);
   const composition = await loadComposition(request.composition);
+  const limits = resolveLimits(request.limits);
+  checkSize(composition.id, composition.width, composition.height, limits);
+  const declared = composition.metadata.duration;
+  if (declared !== undefined) checkFrames(composition.id, declared, options.fps, limits);
   preflight(composition, options, emit);
 
   const projectRoot = dirname(composition.file);
@@ -117,6 +124,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
       `${composition.id} has no known duration: set data-duration on the composition element or on its clips`,
     );
   }
+  checkFrames(composition.id, info.duration, options.fps, limits);
   for (const timingError of info.timingErrors) {
     emit({ type: "warning", code: timingError.code, message: timingError.message });
   }

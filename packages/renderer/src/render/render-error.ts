@@ -12,6 +12,7 @@ export type RenderErrorCode =
   | "page-hung"
   | "left-composition"
   | "invalid-output"
+  | "limit-exceeded"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */
