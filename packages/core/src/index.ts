@@ -71,6 +71,8 @@ export {
   QUALITY_PRESETS,
   TRANSPARENT_FORMATS,
   MAX_WORKERS,
+  NETWORK_MODES,
+  type NetworkMode,
   type OutputFormat,
   type FrameRate,
   type QualityName,

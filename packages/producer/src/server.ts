@@ -11,6 +11,9 @@ import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js"
 import { RenderQueue } from "./queue/render-queue.js";
 import { RedisRenderBackend } from "./distributed/redis-backend.js";
 
+/** A producer created without a network policy (a library user's) imposes none. */
+const ALLOW_REQUESTS_EVERYTHING = { mode: "all", allowHosts: [], acceptRequestHosts: true } as const;
+
 export interface ProducerOptions {
   /** Renderer settings of this machine (capture mode, ready timeout). */
   renderSettings?: RenderSettings;
@@ -63,7 +66,8 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     if (closing) throw new QueueClosedError();
   });
   if (config.token !== undefined) requireBearerToken(app, config.token);
-  registerRoutes(app, { backend, projectsDir, outputsDir, maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER, openApiDocument: openApiDocument() });
+  registerRoutes(app, { backend, projectsDir, outputsDir, maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER,
+    network: options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING, openApiDocument: openApiDocument() });
 
   return {
     app,

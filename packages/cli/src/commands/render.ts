@@ -32,7 +32,7 @@ export function registerRender(program: Command): void {
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
     .option("--variables-file <path>", "a JSON file holding variable values")
     .option("--strict-variables", "treat variable warnings as errors");
-  addSafetyOptions(command).action(async (pathArg: string, flags: RenderFlags & SafetyFlags) => {
+  addSafetyOptions(command, "all").action(async (pathArg: string, flags: RenderFlags & SafetyFlags) => {
       const options = await renderOptionsFromFlags(flags);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
       const entry = resolveCompositionEntry(pathArg);

@@ -8,7 +8,7 @@ import {
   type WorkerFlags,
 } from "@compose/producer/worker-config";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { addSafetyOptions, limitsFromFlags, type SafetyFlags } from "../render/safety-flags.js";
+import { addSafetyOptions, limitsFromFlags, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 import { configOrUsageError } from "../usage-error.js";
 
 
@@ -28,9 +28,9 @@ export function registerWorker(program: Command): void {
       `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
     )
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
-  addSafetyOptions(command).action(async (flags: WorkerFlags & SafetyFlags) => {
+  addSafetyOptions(command, "public").action(async (flags: WorkerFlags & SafetyFlags) => {
       const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
-      const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
+      const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) };
       const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");
       const say = (line: string) => process.stdout.write(`compose worker: ${line}\n`);
       let worker: Awaited<ReturnType<typeof startRenderWorker>>;

@@ -23,10 +23,13 @@ export interface RenderFlags {
   variables?: string;
   variablesFile?: string;
   strictVariables?: boolean;
+  network?: string;
+  allowHost?: string[];
 }
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
 export function flagName(field: string): string {
+  if (field === "allowHosts") return "--allow-host";
   return `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
@@ -83,6 +86,8 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
     docker: flags.docker,
     variables: await readVariables(flags),
     strictVariables: flags.strictVariables,
+    network: flags.network,
+    allowHosts: flags.allowHost,
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);

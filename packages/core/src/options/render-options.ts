@@ -18,6 +18,13 @@ export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: str
 
 export const MAX_WORKERS = 8;
 
+/** What a composition's pages may load: the project only, also public addresses, or anything. */
+export const NETWORK_MODES = ["none", "public", "all"] as const;
+export type NetworkMode = (typeof NETWORK_MODES)[number];
+
+/** A host name, optionally `*.` for its subdomains, or an IP address: what --allow-host takes. */
+const HOST_RULE = "must be a list of host names, such as cdn.example.com or *.example.com";
+
 /** Formats whose output keeps an alpha channel, so the page background must be transparent. */
 export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png-sequence"];
 
@@ -60,6 +67,12 @@ export const renderOptionsSchema = z.strictObject({
     .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
     .optional(),
   strictVariables: z.boolean({ error: "must be true or false" }).default(false),
+  // Absent: the renderer's own policy (everything for compose render, public for serve and worker).
+  network: z.enum(NETWORK_MODES, { error: `must be one of ${oneOf(NETWORK_MODES)}` }).optional(),
+  allowHosts: z
+    .array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.:-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/, { error: HOST_RULE }), { error: HOST_RULE })
+    .max(100, { error: HOST_RULE })
+    .optional(),
 });
 
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;

@@ -1,4 +1,7 @@
-/** A request may not ask for more browser workers than the server allows; the operator can raise it. */
+/**
+ * A request may not ask for more browser workers than the server allows, nor a wider network
+ * than its --network (public by default); the operator can raise both.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../../test/support/http.js";
 import { startServer, type TestServer } from "../../test/support/serve.js";
@@ -32,5 +35,25 @@ describe("workers per request", () => {
 
   it("--max-workers-per-render out of 1-8 is refused at start", async () => {
     await expect(startServer(["--max-workers-per-render", "9"])).rejects.toThrow(/--max-workers-per-render must be an integer from 1 to 8/);
+  });
+});
+
+describe("network per request", () => {
+  it("a request may not widen the server's network policy (public by default)", async () => {
+    const response = await request(`${defaults.url}/render`, { body: { composition: "tiny", network: "all" } });
+    expect(response.status).toBe(400);
+    expect(response.json.error).toMatchObject({ field: "network", message: "network all is wider than this server allows (public, its --network)" });
+  });
+
+  it("a request's allowHosts are refused unless the server accepts them", async () => {
+    const response = await request(`${defaults.url}/render`, { body: { composition: "tiny", allowHosts: ["127.0.0.1"] } });
+    expect(response.status).toBe(400);
+    expect(response.json.error.field).toBe("allowHosts");
+  });
+
+  it("a request may narrow it", async () => {
+    const response = await request(`${defaults.url}/render`, { body: { composition: "tiny", network: "none" } });
+    expect(response.status, JSON.stringify(response.json)).toBe(202);
+    await request(`${defaults.url}/render/${response.json.requestId}`, { method: "DELETE" });
   });
 });

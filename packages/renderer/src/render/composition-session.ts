@@ -9,6 +9,7 @@ import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
 import { serveProject } from "../serve/project-server.js";
+import { effectivePolicy, refusalReporter, type OperatorNetworkPolicy } from "../browser/network-policy.js";
 import { openPages } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
@@ -29,6 +30,8 @@ export interface SessionRequest {
   reuseFrames?: boolean;
   /** Caps on frames and size; DEFAULT_LIMITS where absent. */
   limits?: Partial<RenderLimits>;
+  /** The operator's network policy, which the options' `network` may only narrow; everything when absent. */
+  network?: OperatorNetworkPolicy;
 }
 
 export interface RenderHooks {
@@ -109,8 +112,10 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
   context.cleanups.push(() => server.close());
 
-  const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit);
+  const network = { policy: effectivePolicy(request.network, options), onRefused: refusalReporter(emit) };
+  const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit, network);
   const media = await prepareMedia(pages, {
+    network,
     projectRoot,
     baseUrl: server.baseUrl,
     fps: options.fps,

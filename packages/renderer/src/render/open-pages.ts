@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { TRANSPARENT_FORMATS } from "@compose/core";
 import type { BrowserPool } from "../browser/browser-pool.js";
 import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
+import { enforceNetworkPolicy, type NetworkPolicy } from "../browser/network-policy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import type { LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
@@ -10,6 +11,12 @@ import { RenderError } from "./render-error.js";
 import type { SessionRequest as RenderRequest } from "./composition-session.js";
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+/** What the pages may load, and who hears of a refused request. */
+export interface PageNetwork {
+  policy: NetworkPolicy;
+  onRefused: (url: string, reason: string) => void;
+}
 
 export function readyTimeout(request: RenderRequest): number {
   return request.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -22,12 +29,15 @@ async function openPagesIn(
   workers: number,
   pool: BrowserPool,
   baseUrl: string,
+  network: PageNetwork,
 ): Promise<CompositionPage[]> {
   const { options } = request;
   const browsers = await pool.launch(workers, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
   });
+  const projectOrigin = new URL(baseUrl).origin;
+  await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.policy, projectOrigin, network.onRefused)));
   return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
@@ -60,10 +70,11 @@ export async function openPages(
   pool: BrowserPool,
   baseUrl: string,
   emit: (event: RenderEvent) => void,
+  network: PageNetwork,
 ): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
   const mode = request.captureMode ?? "beginframe";
   try {
-    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl), mode };
+    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl, network), mode };
   } catch (error) {
     if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
     await pool.closeAll();
@@ -72,6 +83,6 @@ export async function openPages(
       code: "screenshot-capture",
       message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
     });
-    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl), mode: "screenshot" };
+    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl, network), mode: "screenshot" };
   }
 }

@@ -1,0 +1,133 @@
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+import type { Browser } from "puppeteer-core";
+import type { NetworkMode } from "@compose/core";
+
+/** What pages of a render may load, besides the project itself. */
+export interface NetworkPolicy {
+  /** none: the project only; public: also public http(s) addresses; all: anything. */
+  mode: NetworkMode;
+  /** Host names (or `*.domain`) allowed whatever their address. */
+  allowHosts: readonly string[];
+}
+
+export const ALLOW_EVERYTHING: NetworkPolicy = { mode: "all", allowHosts: [] };
+
+const WIDTH: Record<NetworkMode, number> = { none: 0, public: 1, all: 2 };
+
+/** The narrower of two modes: a request may narrow what its server allows, never widen it. */
+export function narrower(a: NetworkMode, b: NetworkMode): NetworkMode {
+  return WIDTH[a] <= WIDTH[b] ? a : b;
+}
+
+/** Schemes that never touch the network. */
+const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
+
+function allowedByName(host: string, allowHosts: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return allowHosts.some((allowed) => {
+    const rule = allowed.toLowerCase();
+    return rule.startsWith("*.") ? name.endsWith(rule.slice(1)) : name === rule;
+  });
+}
+
+/** Why an address is not public, or undefined when it is (ipaddr.js's "unicast" range). */
+function nonPublicRange(address: string): string | undefined {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  return range === "unicast" ? undefined : `a ${range.replace(/([A-Z])/g, " $1").toLowerCase()} address`;
+}
+
+/**
+ * Why `url` may not be loaded under `policy`, or undefined when it may. `projectOrigin` (the
+ * project server, on loopback) is always allowed. Host names are resolved first, so a name that
+ * points at a private address is refused like the address itself.
+ */
+export async function refusalOf(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<string | undefined> {
+  if (policy.mode === "all") return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "not a valid URL";
+  }
+  if (LOCAL_SCHEMES.has(parsed.protocol) || parsed.origin === projectOrigin) return undefined;
+  if (!/^(https?|wss?):$/.test(parsed.protocol)) return `${parsed.protocol} URLs are not allowed`;
+  if (allowedByName(parsed.hostname, policy.allowHosts)) return undefined;
+  if (policy.mode === "none") return "only the project is allowed";
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    // An unresolvable name loads nothing either way; the browser reports it as it would.
+    return undefined;
+  }
+  for (const address of addresses) {
+    const range = nonPublicRange(address);
+    if (range) return `${host === address ? "" : `it resolves to ${address}, `}${range}`;
+  }
+  return undefined;
+}
+
+/** The host a refusal is reported under (one warning per host and render), or the scheme when there is none. */
+function hostOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.hostname || parsed.protocol;
+  } catch {
+    return url.slice(0, 80);
+  }
+}
+
+/**
+ * Enforces `policy` on everything the browser loads (frames, iframes, workers, fonts, media):
+ * every request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
+ */
+export async function enforceNetworkPolicy(
+  browser: Browser,
+  policy: NetworkPolicy,
+  projectOrigin: string,
+  onRefused: (url: string, reason: string) => void,
+): Promise<void> {
+  if (policy.mode === "all") return;
+  const session = await browser.target().createCDPSession();
+  session.on("Fetch.requestPaused", ({ requestId, request }) => {
+    void refusalOf(request.url, policy, projectOrigin).then(async (reason) => {
+      if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
+      onRefused(request.url, reason);
+      return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+    }).catch(() => undefined);
+  });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] });
+}
+
+/** The operator's policy: the widest a request may have, and whether requests may add hosts. */
+export interface OperatorNetworkPolicy extends NetworkPolicy {
+  acceptRequestHosts: boolean;
+}
+
+/**
+ * The policy of one render: the request's mode within the operator's (never wider), the
+ * operator's hosts, and the request's own hosts where the operator accepts them.
+ */
+export function effectivePolicy(operator: OperatorNetworkPolicy | undefined, requested: { network?: NetworkMode; allowHosts?: string[] }): NetworkPolicy {
+  const ceiling = operator ?? { ...ALLOW_EVERYTHING, acceptRequestHosts: true };
+  return {
+    mode: narrower(requested.network ?? ceiling.mode, ceiling.mode),
+    allowHosts: [...ceiling.allowHosts, ...(ceiling.acceptRequestHosts ? requested.allowHosts ?? [] : [])],
+  };
+}
+
+/** Reports each refused host once, as a warning of the render. */
+export function refusalReporter(emit: (event: { type: "warning"; code: string; message: string }) => void): (url: string, reason: string) => void {
+  const reported = new Set<string>();
+  return (url, reason) => {
+    const host = hostOf(url);
+    if (reported.has(host)) return;
+    reported.add(host);
+    const remedy = host.endsWith(":") ? "--network all" : `--allow-host ${host} or --network all`;
+    emit({ type: "warning", code: "network-refused", message: `refused ${url.slice(0, 200)}: ${reason} (allowed by ${remedy})` });
+  };
+}
