@@ -1,4 +1,7 @@
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { BROWSER_TEMP, ownedTempDir } from "../output/owned-temp.js";
 import puppeteer, { type Browser } from "puppeteer-core";
 
 /** The real binary behind Debian's /usr/bin/chromium-headless-shell wrapper script. */
@@ -73,13 +76,26 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
   const args = [...QUIET_FLAGS];
   if (options.beginFrameControl) args.push(...BEGIN_FRAME_FLAGS);
   if (!options.gpu) args.push("--disable-gpu");
-  return puppeteer.launch({
-    executablePath: findBrowserExecutable(),
+  const executablePath = findBrowserExecutable();
+  // Our own profile directory, named after this process, so a later start removes it if we are killed.
+  const userDataDir = await ownedTempDir(tmpdir(), BROWSER_TEMP);
+  const removeProfile = () => rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  const browser = await puppeteer.launch({
+    executablePath,
+    userDataDir,
     headless: "shell",
     args,
     defaultViewport: null,
+    // Over a pipe rather than a port: when this process dies, however, the pipe closes and the
+    // browser exits with it.
+    pipe: true,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+  }).catch(async (error: unknown) => {
+    await removeProfile();
+    throw error;
   });
+  browser.once("disconnected", () => void removeProfile());
+  return browser;
 }

@@ -8,6 +8,7 @@ import { loadComposition, type LoadedComposition } from "../composition/load-com
 import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
+import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "../serve/project-server.js";
 import { effectivePolicy, refusalReporter, type OperatorNetworkPolicy } from "../browser/network-policy.js";
 import { openPages } from "./open-pages.js";
@@ -101,6 +102,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const { options } = request;
   const { emit, signal } = context;
   throwIfAborted(signal);
+  await removeOrphanedTemp();
   const composition = await loadComposition(request.composition);
   const limits = resolveLimits(request.limits);
   checkSize(composition.id, composition.width, composition.height, limits);
