@@ -79,11 +79,12 @@ export function registerServe(program: Command): void {
         process.on("SIGTERM", resolve);
         process.on("SIGINT", resolve);
       });
-      const { activeRenders } = await producer.backend.counts();
-      process.stdout.write(
-        `compose serve: ${signal}: no new requests; finishing ${activeRenders} running render(s) within ${config.shutdownGraceMs / 1000} s\n`,
-      );
+      // With the queue's Redis unreachable the count is unknown; shutting down must not depend on it.
+      const active = await producer.backend.counts().then(({ activeRenders }) => `${activeRenders} `, () => "");
+      process.stdout.write(`compose serve: ${signal}: no new requests; finishing ${active}running render(s) within ${config.shutdownGraceMs / 1000} s\n`);
       await producer.close();
       process.stdout.write("compose serve: stopped\n");
+      // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
+      process.exit(process.exitCode ?? 0);
     });
 }

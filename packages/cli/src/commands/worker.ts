@@ -53,5 +53,7 @@ export function registerWorker(program: Command): void {
       say(`${signal}: taking no more work; running tasks may finish within ${config.shutdownGraceMs / 1000} s, then go back to the queue`);
       await worker.close(config.shutdownGraceMs);
       say("stopped");
+      // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
+      process.exit(process.exitCode ?? 0);
     });
 }
