@@ -81,3 +81,4 @@ export {
   type OptionProblem,
   type OptionsResult,
 } from "./options/render-options.js";
+export { printable } from "./text/printable.js";

@@ -93,7 +93,9 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
   const result = validateRenderOptions(defined, flagName);
   if (!result.ok) {
     const { field, problem, value } = result.problem;
-    const got = value === undefined ? "" : ` (got ${typeof value === "string" ? value : JSON.stringify(value)})`;
+    const shown = typeof value === "string" ? value : JSON.stringify(value);
+    // A value can be megabytes of JSON: its start is enough to recognise it.
+    const got = value === undefined ? "" : ` (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`;
     throw new UsageError(`${flagName(field)} ${problem}${got}`);
   }
   return result.options;

@@ -30,6 +30,17 @@ export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png
 
 const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
 
+/** Variable values are strings, numbers and booleans; deeper nesting than this serves no composition. */
+export const MAX_VARIABLES_DEPTH = 32;
+
+/** How deep objects and arrays nest in `value`, counting stops once past the maximum. */
+function nestingDepth(value: unknown, depth = 0): number {
+  if (depth > MAX_VARIABLES_DEPTH || typeof value !== "object" || value === null) return depth;
+  let deepest = depth + 1;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, nestingDepth(child, depth + 1));
+  return deepest;
+}
+
 const oneOf = (values: readonly (string | number)[]) => values.join(", ");
 
 /**
@@ -65,6 +76,9 @@ export const renderOptionsSchema = z.strictObject({
   docker: z.boolean({ error: "must be true or false" }).default(false),
   variables: z
     .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
+    .refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
+      error: `must be a JSON object nested at most ${MAX_VARIABLES_DEPTH} levels deep`,
+    })
     .optional(),
   strictVariables: z.boolean({ error: "must be true or false" }).default(false),
   // Absent: the renderer's own policy (everything for compose render, public for serve and worker).

@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { RenderOptions } from "@compose/core";
+import { printable, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
@@ -68,7 +68,13 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render");
   const message = error instanceof Error ? error.message : String(error);
-  return new RenderError("encode-failed", message.split("\n")[0] ?? message);
+  // What no step explained is ours, not the encoder's: the code says so.
+  return new RenderError("internal-error", message.split("\n")[0] ?? message);
+}
+
+/** Warnings and failures carry text from the composition and its user: shown as one printable line. */
+function printableEvents(onEvent: (event: RenderEvent) => void): (event: RenderEvent) => void {
+  return (event) => onEvent(event.type === "warning" || event.type === "failed" ? { ...event, message: printable(event.message) } : event);
 }
 
 /**
@@ -77,7 +83,7 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
  */
 export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
   const context: RenderContext = {
-    emit: hooks.onEvent ?? (() => undefined),
+    emit: printableEvents(hooks.onEvent ?? (() => undefined)),
     pool: new BrowserPool(),
     signal: hooks.signal,
     cleanups: [],

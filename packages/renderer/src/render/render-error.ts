@@ -1,3 +1,5 @@
+import { printable } from "@compose/core";
+
 export type RenderErrorCode =
   | "invalid-composition"
   | "invalid-variables"
@@ -13,6 +15,7 @@ export type RenderErrorCode =
   | "left-composition"
   | "invalid-output"
   | "limit-exceeded"
+  | "internal-error"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */
@@ -21,7 +24,7 @@ export class RenderError extends Error {
     readonly code: RenderErrorCode,
     message: string,
   ) {
-    super(message);
+    super(printable(message));
     this.name = "RenderError";
   }
 }
