@@ -23,6 +23,11 @@ const compositions: Record<string, string> = {
     after: `<script>window.__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>`,
   }),
   "renderer-killed": compositionHtml({ id: "renderer-killed", duration: 3, backdrop: "#000000", body: "<p>slow</p>", css: "p { animation: spin 1s linear infinite; } @keyframes spin { to { transform: rotate(1turn); } }" }),
+  "runs-out-of-memory": compositionHtml({
+    id: "runs-out-of-memory",
+    duration: 1,
+    after: `<script>window.__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>`,
+  }),
   "navigates-away": compositionHtml({ id: "navigates-away", duration: 1, after: atFrameSix(`location.href = "other.html";`) }),
   reloads: compositionHtml({ id: "reloads", duration: 1, after: atFrameSix(`location.reload();`) }),
   "writes-another-page": compositionHtml({
@@ -57,6 +62,7 @@ beforeAll(async () => {
       await capturing(run);
       for (const renderer of renderersOf(run)) process.kill(renderer.pid, "SIGKILL");
     }),
+    renderOf("runs-out-of-memory"),
     renderOf("navigates-away"),
     renderOf("reloads"),
     renderOf("writes-another-page"),
@@ -92,6 +98,10 @@ describe("a page that stops answering (readyTimeoutMs 1500)", () => {
 describe("a renderer process that dies", () => {
   it("killed (-9) once frames flow: page-crashed, naming the frame", () => {
     expect(expectCleanFailure("renderer-killed", "page-crashed")).toMatch(/renderer process crashed at frame \d+/);
+  });
+
+  it("a script allocating without end from 0.2 s: page-crashed at frame 6, within the renderer's heap cap", () => {
+    expect(expectCleanFailure("runs-out-of-memory", "page-crashed")).toContain("crashed at frame 6 (0.200 s)");
   });
 });
 

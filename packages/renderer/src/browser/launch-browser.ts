@@ -59,6 +59,8 @@ const QUIET_FLAGS = [
   "--autoplay-policy=no-user-gesture-required",
   // window.open and target=_blank return nothing: a composition cannot multiply pages or processes.
   "--block-new-web-contents",
+  // A script that allocates without end crashes its page (page-crashed) at this heap size, not the machine.
+  "--js-flags=--max-old-space-size=1024",
 ];
 
 const BEGIN_FRAME_FLAGS = [
