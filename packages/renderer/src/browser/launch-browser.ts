@@ -98,6 +98,16 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
     await removeProfile();
     throw error;
   });
-  browser.once("disconnected", () => void removeProfile());
+  const child = browser.process();
+  // Removed once the process has exited, not merely disconnected: until then it may still write there.
+  const exited = child && child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once("exit", resolve)) : Promise.resolve();
+  profilesRemoved.set(browser, exited.then(removeProfile));
   return browser;
+}
+
+const profilesRemoved = new WeakMap<Browser, Promise<void>>();
+
+/** Resolves once the browser's process has exited and its profile directory is gone. */
+export function profileRemoved(browser: Browser): Promise<void> {
+  return profilesRemoved.get(browser) ?? Promise.resolve();
 }
