@@ -4,7 +4,7 @@ import { outputExtension, OUTPUT_FORMATS, QUALITY_NAMES } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
-import { addSafetyOptions, limitsFromFlags, type SafetyFlags } from "../render/safety-flags.js";
+import { addSafetyOptions, limitsFromFlags } from "../render/safety-flags.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
 const EXIT_INTERRUPTED = 130;
@@ -32,7 +32,7 @@ export function registerRender(program: Command): void {
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object")
     .option("--variables-file <path>", "a JSON file holding variable values")
     .option("--strict-variables", "treat variable warnings as errors");
-  addSafetyOptions(command, "all").action(async (pathArg: string, flags: RenderFlags & SafetyFlags) => {
+  addSafetyOptions(command, "all").action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags(flags);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
       const entry = resolveCompositionEntry(pathArg);

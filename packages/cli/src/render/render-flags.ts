@@ -3,9 +3,10 @@ import { validateRenderOptions, type RenderOptions } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
+import type { SafetyFlags } from "./safety-flags.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
-export interface RenderFlags {
+export interface RenderFlags extends SafetyFlags {
   output?: string;
   format?: string;
   fps?: string;
@@ -23,8 +24,6 @@ export interface RenderFlags {
   variables?: string;
   variablesFile?: string;
   strictVariables?: boolean;
-  network?: string;
-  allowHost?: string[];
 }
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
