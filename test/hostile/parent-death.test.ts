@@ -4,6 +4,8 @@
  */
 import { mkdir, readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leftoverProcesses as leftoverOfServe, spawnServe } from "../../packages/producer/test/support/serve.js";
+import { openStream } from "../../packages/producer/test/support/http.js";
 import { leftoverProcesses, startCli, taggedProcesses, type CliResult, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
@@ -16,6 +18,8 @@ let besideAfterKill: string[] = [];
 let next: CliResult;
 let tmpAfterNext: string[] = [];
 let besideAfterNext: string[] = [];
+let serveLeft: string[] = [];
+let serveWasRendering = false;
 
 beforeAll(async () => {
   project = await createProject({
@@ -40,9 +44,24 @@ beforeAll(async () => {
   next = await second.result;
   tmpAfterNext = await readdir(tmp);
   besideAfterNext = await readdir(out);
+
+  const serve = await spawnServe(["--port", "0", "--projects", project.dir, "--outputs", project.path("serve-out")]).ready;
+  const stream = await openStream(serve.url, { composition: "long", workers: 1 });
+  await stream.next("progress");
+  serveWasRendering = true;
+  serve.child.kill("SIGKILL");
+  await serve.exited;
+  serveLeft = await leftoverOfServe(serve.tag, 10_000);
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(() => project?.remove());
+
+describe("kill -9 of compose serve mid-render", () => {
+  it("the browser and ffmpeg of its render exit with it", () => {
+    expect(serveWasRendering).toBe(true);
+    expect(serveLeft).toEqual([]);
+  });
+});
 
 describe("kill -9 of the CLI mid-render", () => {
   it("the browser and ffmpeg it started exit with it", () => {
