@@ -35,6 +35,11 @@ const compositions: Record<string, string> = {
     duration: 1,
     after: atFrameSix(`document.open(); document.write("<p>another page</p>"); document.close();`),
   }),
+  "changes-its-hash": compositionHtml({
+    id: "changes-its-hash",
+    duration: 0.5,
+    after: atFrameSix(`location.hash = "#two"; history.pushState({}, "", "?step=2"); history.replaceState({}, "", "#three");`),
+  }),
   "other.html": "<!doctype html><p>not the composition</p>",
 };
 
@@ -66,6 +71,7 @@ beforeAll(async () => {
     renderOf("navigates-away"),
     renderOf("reloads"),
     renderOf("writes-another-page"),
+    renderOf("changes-its-hash"),
   ]);
 }, RENDER_HOOK_TIMEOUT_MS);
 
@@ -116,6 +122,12 @@ describe("a page that leaves the composition at 0.2 s", () => {
     const message = expectCleanFailure("reloads", "left-composition");
     expect(message).toContain("at frame 6 (0.200 s)");
     expect(message).toContain("reloaded");
+  });
+
+  it("changing only its hash or history entry (the same document) is not leaving: the render completes", () => {
+    const run = runs.get("changes-its-hash")!;
+    expect(run.error).toBeUndefined();
+    expect(run.events.at(-1)).toMatchObject({ type: "finished", frames: 15 });
   });
 
   it("replacing its document with document.open/write: left-composition, naming frame 6", () => {
