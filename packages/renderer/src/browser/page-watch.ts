@@ -7,8 +7,8 @@ import { RenderError } from "../render/render-error.js";
  */
 export const HANG_GRACE_MS = 2000;
 
-/** Deadline of a CDP call that does no page work (settings, probes). */
-const PLAIN_CALL_MS = 10_000;
+/** Deadline of a CDP call that does no page work (opening a page, settings, probes). */
+export const PLAIN_CALL_MS = 10_000;
 
 /** Resolves to "timeout" after `ms`; `cancel` stops the timer once the race is decided. */
 function deadline(ms: number): { expired: Promise<"timeout">; cancel: () => void } {
@@ -17,6 +17,15 @@ function deadline(ms: number): { expired: Promise<"timeout">; cancel: () => void
     timer = setTimeout(() => resolve("timeout"), ms);
   });
   return { expired, cancel: () => clearTimeout(timer) };
+}
+
+/** `call`, or `error()` once `ms` have passed without an answer. */
+export async function callWithin<T>(call: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  call.catch(() => undefined);
+  const { expired, cancel } = deadline(ms);
+  const outcome = await Promise.race([call, expired]).finally(cancel);
+  if (outcome === "timeout") throw error();
+  return outcome as T;
 }
 
 /**
