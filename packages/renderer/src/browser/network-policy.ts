@@ -92,9 +92,17 @@ export async function enforceNetworkPolicy(
   onRefused: (url: string, reason: string) => void,
 ): Promise<void> {
   if (policy.mode === "all") return;
+  // One verdict per origin: a composition with a hundred images from one CDN resolves its name once.
+  const verdicts = new Map<string, Promise<string | undefined>>();
+  const verdict = (url: string) => {
+    const key = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+    if (!key) return refusalOf(url, policy, projectOrigin);
+    if (!verdicts.has(key)) verdicts.set(key, refusalOf(url, policy, projectOrigin));
+    return verdicts.get(key)!;
+  };
   const session = await browser.target().createCDPSession();
   session.on("Fetch.requestPaused", ({ requestId, request }) => {
-    void refusalOf(request.url, policy, projectOrigin).then(async (reason) => {
+    void verdict(request.url).then(async (reason) => {
       if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
       onRefused(request.url, reason);
       return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
