@@ -28,7 +28,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function addSafetyOptions(command: Command, defaultNetwork: NetworkMode): Command {
   for (const { field, flag, what } of LIMIT_OPTIONS) command.addOption(new Option(flag, `${what} (default: ${DEFAULT_LIMITS[field]})`));
   command.addOption(
-    new Option("--network <mode>", "what pages may load: none (the project only), public (also public addresses), all").default(undefined, defaultNetwork),
+    new Option("--network <mode>", `what pages may load: none (the project only), public (also public addresses), all (default: ${defaultNetwork})`),
   );
   command.option("--allow-host <host>", "also allow this host name (or *.domain), whatever it resolves to; repeatable", collect);
   if (defaultNetwork !== "all") command.option("--accept-request-hosts", "let requests add hosts of their own (allowHosts)");
