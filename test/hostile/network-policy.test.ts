@@ -41,7 +41,8 @@ function hostile(): string {
       <div id="css"></div>
       <iframe src="http://localhost:${port}/frame.html" style="position:absolute;left:0;top:90px;width:160px;height:90px;border:0"></iframe>
       <div id="text">text</div>`,
-    after: `<script>new Worker(URL.createObjectURL(new Blob(['fetch("${base}/from-worker").catch(() => {})'])));</script>`,
+    after: `<script>new Worker(URL.createObjectURL(new Blob(['fetch("${base}/from-worker").catch(() => {})'])));
+      new WebSocket("ws://127.0.0.1:${port}/socket");</script>`,
   });
 }
 
@@ -50,6 +51,10 @@ beforeAll(async () => {
     hits.push(request.url ?? "");
     if (request.url?.endsWith(".html")) response.end(`<body style="margin:0;background:#ff0000"></body>`);
     else response.setHeader("content-type", "image/png"), response.end(RED_PNG);
+  });
+  service.on("upgrade", (request, socket) => {
+    hits.push(`upgrade ${request.url}`);
+    socket.destroy();
   });
   await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
   port = (service.address() as AddressInfo).port;
@@ -102,7 +107,7 @@ describe("network public (the server's default)", () => {
     expect(run.events.filter((event) => event.type === "warning" && event.code === "network-refused")).toHaveLength(2);
   });
 
-  it("no request of these renders reached the service: not the image, the CSS, the iframe, the font, nor the worker's fetch", () => {
+  it("no request of these renders reached the service: not the image, the CSS, the iframe, the font, the worker's fetch, nor a WebSocket", () => {
     expect(hitsWhileRefused).toBe(0);
   });
 });
@@ -120,7 +125,7 @@ describe("--allow-host", () => {
   it("allows the named hosts under --network public: the service's red is drawn", async () => {
     const cliRun = cli.get("allow-host")!;
     expect(cliRun.code, cliRun.stderr).toBe(0);
-    expect(hits).toEqual(expect.arrayContaining(["/secret.png", "/css.png", "/frame.html", "/from-worker"]));
+    expect(hits).toEqual(expect.arrayContaining(["/secret.png", "/css.png", "/frame.html", "/from-worker", "upgrade /socket"]));
     expect(await pixel(project.path("out", "allowed", "frame_000000.png"), 10, 10)).toEqual([255, 0, 0, 255]);
     expect(await pixel(project.path("out", "allowed", "frame_000000.png"), 10, 100)).toEqual([255, 0, 0, 255]);
   });

@@ -35,6 +35,8 @@ export interface LaunchOptions {
   beginFrameControl: boolean;
   /** Let Chromium use the host GPU; off gives reproducible software rendering. */
   gpu: boolean;
+  /** A proxy for every connection, loopback included (the network policy's, for WebSockets). */
+  proxy?: string;
 }
 
 /** Flags that keep a headless browser quiet on a machine with no network beyond localhost. */
@@ -78,6 +80,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
   const args = [...QUIET_FLAGS];
   if (options.beginFrameControl) args.push(...BEGIN_FRAME_FLAGS);
   if (!options.gpu) args.push("--disable-gpu");
+  if (options.proxy) args.push(`--proxy-server=${options.proxy}`, "--proxy-bypass-list=<-loopback>");
   const executablePath = findBrowserExecutable();
   // Our own profile directory, named after this process, so a later start removes it if we are killed.
   const userDataDir = await ownedTempDir(tmpdir(), BROWSER_TEMP);

@@ -81,25 +81,26 @@ function hostOf(url: string): string {
   }
 }
 
-/**
- * Enforces `policy` on everything the browser loads (frames, iframes, workers, fonts, media):
- * every request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
- */
-export async function enforceNetworkPolicy(
-  browser: Browser,
-  policy: NetworkPolicy,
-  projectOrigin: string,
-  onRefused: (url: string, reason: string) => void,
-): Promise<void> {
-  if (policy.mode === "all") return;
-  // One verdict per origin: a composition with a hundred images from one CDN resolves its name once.
+/** `refusalOf` under one policy, asked once per origin: a hundred images from one CDN resolve its name once. */
+export function createVerdict(policy: NetworkPolicy, projectOrigin: string): (url: string) => Promise<string | undefined> {
   const verdicts = new Map<string, Promise<string | undefined>>();
-  const verdict = (url: string) => {
+  return (url) => {
     const key = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
     if (!key) return refusalOf(url, policy, projectOrigin);
     if (!verdicts.has(key)) verdicts.set(key, refusalOf(url, policy, projectOrigin));
     return verdicts.get(key)!;
   };
+}
+
+/**
+ * Holds everything the browser loads (frames, iframes, workers, fonts, media) to `verdict`: every
+ * request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
+ */
+export async function enforceNetworkPolicy(
+  browser: Browser,
+  verdict: (url: string) => Promise<string | undefined>,
+  onRefused: (url: string, reason: string) => void,
+): Promise<void> {
   const session = await browser.target().createCDPSession();
   session.on("Fetch.requestPaused", ({ requestId, request }) => {
     void verdict(request.url).then(async (reason) => {

@@ -5,7 +5,6 @@ import pLimit from "p-limit";
 import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../browser/composition-page.js";
-import { refusalOf } from "../browser/network-policy.js";
 import type { PageNetwork } from "../render/open-pages.js";
 import { RenderError } from "../render/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
@@ -63,7 +62,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
   if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
   const { input, shown, local, project } = locate(media, context);
   if (context.network && !project) {
-    const reason = await refusalOf(media.src, context.network.policy, new URL(context.baseUrl).origin);
+    const reason = await context.network.verdict(media.src);
     if (reason !== undefined) {
       context.network.onRefused(media.src, reason);
       throw mediaError(media, shown, `refused by the network policy: ${reason}`);

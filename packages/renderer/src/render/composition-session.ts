@@ -3,7 +3,8 @@ import { printable, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
-import { effectivePolicy, refusalReporter, type OperatorNetworkPolicy } from "../browser/network-policy.js";
+import { createVerdict, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy } from "../browser/network-policy.js";
+import { startPolicyProxy } from "../browser/policy-proxy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
@@ -11,7 +12,7 @@ import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "../serve/project-server.js";
-import { openPages } from "./open-pages.js";
+import { openPages, type PageNetwork } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
 import { cancelledError, RenderError, throwIfAborted } from "./render-error.js";
@@ -103,6 +104,16 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
   }
 }
 
+/** The render's network policy, and the proxy that holds WebSockets to it too, closed with the render. */
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, emit: (event: RenderEvent) => void, context: RenderContext): Promise<PageNetwork> {
+  const verdict = createVerdict(policy, new URL(baseUrl).origin);
+  const onRefused = refusalReporter(emit);
+  if (policy.mode === "all") return { policy, verdict, onRefused };
+  const proxy = await startPolicyProxy(verdict, onRefused);
+  context.cleanups.push(() => proxy.close());
+  return { policy, verdict, onRefused, proxy: proxy.url };
+}
+
 /** Everything before the first frame: checks, the project server, the pages, the media. */
 export async function openSession(request: SessionRequest, workers: number, context: RenderContext): Promise<CompositionSession> {
   const { options } = request;
@@ -120,7 +131,7 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
   context.cleanups.push(() => server.close());
 
-  const network = { policy: effectivePolicy(request.network, options), onRefused: refusalReporter(emit) };
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, emit, context);
   const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit, network);
   const media = await prepareMedia(pages, {
     network,

@@ -15,7 +15,11 @@ const DEFAULT_READY_TIMEOUT_MS = 30_000;
 /** What the pages may load, and who hears of a refused request. */
 export interface PageNetwork {
   policy: NetworkPolicy;
+  /** Why a URL is refused under the policy, or undefined. */
+  verdict: (url: string) => Promise<string | undefined>;
   onRefused: (url: string, reason: string) => void;
+  /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
+  proxy?: string;
 }
 
 export function readyTimeout(request: RenderRequest): number {
@@ -35,9 +39,11 @@ async function openPagesIn(
   const browsers = await pool.launch(workers, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
+    proxy: network.proxy,
   });
-  const projectOrigin = new URL(baseUrl).origin;
-  await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.policy, projectOrigin, network.onRefused)));
+  if (network.policy.mode !== "all") {
+    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.verdict, network.onRefused)));
+  }
   return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
