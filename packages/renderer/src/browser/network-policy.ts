@@ -39,36 +39,45 @@ function nonPublicRange(address: string): string | undefined {
   return range === "unicast" ? undefined : `a ${range.replace(/([A-Z])/g, " $1").toLowerCase()} address`;
 }
 
+/** What the policy says of a URL: refused and why, or allowed, with the checked address to connect to when a name was resolved. */
+export type Ruling = { reason: string } | { reason?: undefined; address?: string };
+
 /**
- * Why `url` may not be loaded under `policy`, or undefined when it may. `projectOrigin` (the
- * project server, on loopback) is always allowed. Host names are resolved first, so a name that
- * points at a private address is refused like the address itself.
+ * Rules on `url` under `policy`. `projectOrigin` (the project server, on loopback) is always
+ * allowed. Host names are resolved first, so a name that points at a private address is refused
+ * like the address itself; an allowed name comes with the address checked, so that whoever
+ * connects can use that very address rather than resolve the name again.
  */
-export async function refusalOf(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<string | undefined> {
-  if (policy.mode === "all") return undefined;
+export async function ruleOn(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<Ruling> {
+  if (policy.mode === "all") return {};
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return "not a valid URL";
+    return { reason: "not a valid URL" };
   }
-  if (LOCAL_SCHEMES.has(parsed.protocol) || parsed.origin === projectOrigin) return undefined;
-  if (!/^(https?|wss?):$/.test(parsed.protocol)) return `${parsed.protocol} URLs are not allowed`;
-  if (allowedByName(parsed.hostname, policy.allowHosts)) return undefined;
-  if (policy.mode === "none") return "only the project is allowed";
+  if (LOCAL_SCHEMES.has(parsed.protocol) || parsed.origin === projectOrigin) return {};
+  if (!/^(https?|wss?):$/.test(parsed.protocol)) return { reason: `${parsed.protocol} URLs are not allowed` };
+  if (allowedByName(parsed.hostname, policy.allowHosts)) return {};
+  if (policy.mode === "none") return { reason: "only the project is allowed" };
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch {
     // An unresolvable name loads nothing either way; the browser reports it as it would.
-    return undefined;
+    return {};
   }
   for (const address of addresses) {
     const range = nonPublicRange(address);
-    if (range) return `${host === address ? "" : `it resolves to ${address}, `}${range}`;
+    if (range) return { reason: `${host === address ? "" : `it resolves to ${address}, `}${range}` };
   }
-  return undefined;
+  return { address: addresses[0] };
+}
+
+/** Why `url` may not be loaded under `policy`, or undefined when it may (ruleOn's reason). */
+export async function refusalOf(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<string | undefined> {
+  return (await ruleOn(url, policy, projectOrigin)).reason;
 }
 
 /** The host a refusal is reported under (one warning per host and render), or the scheme when there is none. */
@@ -81,14 +90,14 @@ function hostOf(url: string): string {
   }
 }
 
-/** `refusalOf` under one policy, asked once per origin: a hundred images from one CDN resolve its name once. */
-export function createVerdict(policy: NetworkPolicy, projectOrigin: string): (url: string) => Promise<string | undefined> {
-  const verdicts = new Map<string, Promise<string | undefined>>();
+/** `ruleOn` under one policy, asked once per origin: a hundred images from one CDN resolve its name once. */
+export function createRuling(policy: NetworkPolicy, projectOrigin: string): (url: string) => Promise<Ruling> {
+  const rulings = new Map<string, Promise<Ruling>>();
   return (url) => {
     const key = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
-    if (!key) return refusalOf(url, policy, projectOrigin);
-    if (!verdicts.has(key)) verdicts.set(key, refusalOf(url, policy, projectOrigin));
-    return verdicts.get(key)!;
+    if (!key) return ruleOn(url, policy, projectOrigin);
+    if (!rulings.has(key)) rulings.set(key, ruleOn(url, policy, projectOrigin));
+    return rulings.get(key)!;
   };
 }
 
@@ -98,12 +107,12 @@ export function createVerdict(policy: NetworkPolicy, projectOrigin: string): (ur
  */
 export async function enforceNetworkPolicy(
   browser: Browser,
-  verdict: (url: string) => Promise<string | undefined>,
+  ruling: (url: string) => Promise<Ruling>,
   onRefused: (url: string, reason: string) => void,
 ): Promise<void> {
   const session = await browser.target().createCDPSession();
   session.on("Fetch.requestPaused", ({ requestId, request }) => {
-    void verdict(request.url).then(async (reason) => {
+    void ruling(request.url).then(async ({ reason }) => {
       if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
       onRefused(request.url, reason);
       return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });

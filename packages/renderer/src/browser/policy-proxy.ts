@@ -1,8 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-
-/** Why a URL is refused, or undefined when it may be loaded. */
-export type Verdict = (url: string) => Promise<string | undefined>;
+import type { Ruling } from "./network-policy.js";
 
 export interface PolicyProxy {
   /** For Chromium's --proxy-server. */
@@ -11,21 +9,26 @@ export interface PolicyProxy {
 }
 
 /**
- * The browser's proxy, for what request interception does not see: WebSocket connections (and
- * any other tunnel) go through CONNECT here and are held to the same verdict as every request.
- * Plain requests, already allowed by the interception, are passed on.
+ * The browser's proxy. Every connection of the browser goes through it, so it holds what request
+ * interception does not see (WebSocket connections) to the same ruling, and it connects to the
+ * address the ruling checked: a name cannot resolve to a public address for the check and to a
+ * private one for the connection (DNS rebinding).
  */
-export async function startPolicyProxy(verdict: Verdict, onRefused: (url: string, reason: string) => void): Promise<PolicyProxy> {
+export async function startPolicyProxy(ruling: (url: string) => Promise<Ruling>, onRefused: (url: string, reason: string) => void): Promise<PolicyProxy> {
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
     const url = request.url ?? "";
-    void verdict(url).then((reason) => {
-      if (reason !== undefined) {
-        onRefused(url, reason);
+    void ruling(url).then((ruled) => {
+      if (ruled.reason !== undefined) {
+        onRefused(url, ruled.reason);
         response.writeHead(403).end();
         return;
       }
-      const upstream = httpRequest(url, { method: request.method, headers: request.headers }, (answer) => {
+      // To the checked address; the Host header the browser sent still names the site.
+      const target = new URL(url);
+      const host = ruled.address ?? target.hostname.replace(/^\[|\]$/g, "");
+      const options = { host, port: target.port || 80, path: `${target.pathname}${target.search}`, method: request.method, headers: request.headers };
+      const upstream = httpRequest(options, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       });
@@ -34,14 +37,14 @@ export async function startPolicyProxy(verdict: Verdict, onRefused: (url: string
     });
   });
   const tunnel = (client: Socket, head: Buffer, target: string, url: string, preamble: string | undefined) => {
-    void verdict(url).then((reason) => {
-      if (reason !== undefined) {
-        onRefused(url, reason);
+    void ruling(url).then((ruled) => {
+      if (ruled.reason !== undefined) {
+        onRefused(url, ruled.reason);
         client.end("HTTP/1.1 403 Forbidden\r\n\r\n");
         return;
       }
       const { hostname, port } = new URL(`http://${target}`);
-      const upstream = connect(Number(port) || 80, hostname.replace(/^\[|\]$/g, ""), () => {
+      const upstream = connect(Number(port) || 80, ruled.address ?? hostname.replace(/^\[|\]$/g, ""), () => {
         if (preamble === undefined) client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
         else upstream.write(preamble);
         if (head.length > 0) upstream.write(head);

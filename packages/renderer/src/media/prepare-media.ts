@@ -62,7 +62,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
   if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
   const { input, shown, local, project } = locate(media, context);
   if (context.network && !project) {
-    const reason = await context.network.verdict(media.src);
+    const { reason } = await context.network.ruling(media.src);
     if (reason !== undefined) {
       context.network.onRefused(media.src, reason);
       throw mediaError(media, shown, `refused by the network policy: ${reason}`);

@@ -3,7 +3,7 @@ import { printable, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
-import { createVerdict, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy } from "../browser/network-policy.js";
+import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy } from "../browser/network-policy.js";
 import { startPolicyProxy } from "../browser/policy-proxy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
@@ -106,12 +106,12 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
 
 /** The render's network policy, and the proxy that holds WebSockets to it too, closed with the render. */
 async function pageNetwork(policy: NetworkPolicy, baseUrl: string, emit: (event: RenderEvent) => void, context: RenderContext): Promise<PageNetwork> {
-  const verdict = createVerdict(policy, new URL(baseUrl).origin);
+  const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(emit);
-  if (policy.mode === "all") return { policy, verdict, onRefused };
-  const proxy = await startPolicyProxy(verdict, onRefused);
+  if (policy.mode === "all") return { policy, ruling, onRefused };
+  const proxy = await startPolicyProxy(ruling, onRefused);
   context.cleanups.push(() => proxy.close());
-  return { policy, verdict, onRefused, proxy: proxy.url };
+  return { policy, ruling, onRefused, proxy: proxy.url };
 }
 
 /** Everything before the first frame: checks, the project server, the pages, the media. */

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { TRANSPARENT_FORMATS } from "@compose/core";
 import type { BrowserPool } from "../browser/browser-pool.js";
 import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
-import { enforceNetworkPolicy, type NetworkPolicy } from "../browser/network-policy.js";
+import { enforceNetworkPolicy, type NetworkPolicy, type Ruling } from "../browser/network-policy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import type { LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
@@ -15,8 +15,8 @@ const DEFAULT_READY_TIMEOUT_MS = 30_000;
 /** What the pages may load, and who hears of a refused request. */
 export interface PageNetwork {
   policy: NetworkPolicy;
-  /** Why a URL is refused under the policy, or undefined. */
-  verdict: (url: string) => Promise<string | undefined>;
+  /** What the policy says of a URL. */
+  ruling: (url: string) => Promise<Ruling>;
   onRefused: (url: string, reason: string) => void;
   /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
   proxy?: string;
@@ -42,7 +42,7 @@ async function openPagesIn(
     proxy: network.proxy,
   });
   if (network.policy.mode !== "all") {
-    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.verdict, network.onRefused)));
+    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.ruling, network.onRefused)));
   }
   return Promise.all(
     browsers.map((browser) =>
