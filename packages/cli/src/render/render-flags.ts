@@ -4,9 +4,10 @@ import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
 import type { FrameFlags } from "./frame-selection.js";
+import type { SafetyFlags } from "./safety-flags.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
-export interface RenderFlags extends FrameFlags {
+export interface RenderFlags extends FrameFlags, SafetyFlags {
   output?: string;
   format?: string;
   fps?: string;
@@ -29,6 +30,7 @@ export interface RenderFlags extends FrameFlags {
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
 export function flagName(field: string): string {
+  if (field === "allowHosts") return "--allow-host";
   return `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
@@ -86,12 +88,16 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
     variables: await readVariables(flags),
     strictVariables: flags.strictVariables,
     allowMissingAssets: flags.allowMissingAssets,
+    network: flags.network,
+    allowHosts: flags.allowHost,
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);
   if (!result.ok) {
     const { field, problem, value } = result.problem;
-    const got = value === undefined ? "" : ` (got ${typeof value === "string" ? value : JSON.stringify(value)})`;
+    const shown = typeof value === "string" ? value : JSON.stringify(value);
+    // A value can be megabytes of JSON: its start is enough to recognise it.
+    const got = value === undefined ? "" : ` (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`;
     throw new UsageError(`${flagName(field)} ${problem}${got}`);
   }
   return result.options;
