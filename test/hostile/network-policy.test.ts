@@ -70,7 +70,8 @@ beforeAll(async () => {
     async () => runs.set("narrowed", await isolatedRender(project.path("runs", "narrowed"), { composition, output: "frames", options: { format: "png-sequence", workers: 1, network: "none" } })),
   ]);
   hitsWhileRefused = hits.length;
-  cli.set("allow-host", await render([composition, "--output", project.path("out", "allowed"), "--format", "png-sequence", "--workers", "1", "--network", "public", "--allow-host", "127.0.0.1", "--allow-host", "localhost"]));
+  // The service answers every request with a PNG, so the font it serves fails to load as a font.
+  cli.set("allow-host", await render([composition, "--output", project.path("out", "allowed"), "--format", "png-sequence", "--workers", "1", "--network", "public", "--allow-host", "127.0.0.1", "--allow-host", "localhost", "--allow-missing-assets"]));
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
