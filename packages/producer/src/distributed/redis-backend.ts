@@ -20,8 +20,8 @@ import {
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
 
-/** A read that Redis has not answered by then is a 503: a client polling the queue is not held up. */
-const READ_ANSWER_MS = 2000;
+/** A read that Redis has not answered by then is a 503, well within 2 s: a client polling the queue is not held up. */
+const READ_ANSWER_MS = 1500;
 
 export interface RedisBackendOptions {
   /** `redis://HOST:PORT`, shared with every worker and other servers. */

@@ -42,7 +42,7 @@ describe.skipIf(!REDIS_SERVER)("when Redis goes away", () => {
       expect(response.status, path).toBe(503);
       expect(response.json.error.code).toBe("queue-unavailable");
       expect(response.json.error.message).not.toMatch(/maxRetriesPerRequest/);
-      expect(Date.now() - started, path).toBeLessThan(2500);
+      expect(Date.now() - started, path).toBeLessThan(2000);
     }
   });
 

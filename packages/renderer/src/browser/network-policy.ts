@@ -102,7 +102,7 @@ export function createRuling(policy: NetworkPolicy, projectOrigin: string): (url
 }
 
 /**
- * Holds everything the browser loads (frames, iframes, workers, fonts, media) to `verdict`: every
+ * Holds everything the browser loads (frames, iframes, workers, fonts, media) to `ruling`: every
  * request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
  */
 export async function enforceNetworkPolicy(
