@@ -3,13 +3,13 @@ import type { QualityName } from "@compose/core";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 
 /**
- * JPEG quality of mp4 frames per preset: enough for the output to stay within 1 dB of what x264
- * makes from lossless frames at the preset's CRF, small text included (docs/fidelity.md has the
- * figures: quality 90 leaves standard 0.7 dB short on small text, high 1.05 dB).
+ * JPEG quality of mp4 frames per preset: the lowest at which the output stays within 1 dB of
+ * what x264 makes from lossless frames at the preset's CRF, small text included; each step up
+ * costs capture and x264 time (docs/fidelity.md has the figures).
  * Chromium's JPEGs are 4:2:0 at any quality, like the H.264 they become, so the quality only
  * decides how much detail the JPEG itself throws away before x264 sees it.
  */
-const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 95, high: 95 };
+const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 90, high: 95 };
 
 /**
  * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
