@@ -59,15 +59,9 @@ describe("variables", () => {
     expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: --variables must be a JSON object nested at most 32 levels deep \(got \{"x":\{"a":.{0,60}…\)$/)]);
   });
 
-  it("malformed data-composition-variables: a warning naming the attribute, before the render goes on", () => {
-    const result = results.get("malformed")!;
-    expect(result.stderr).toMatch(/^warning: \[[a-z-]+\] data-composition-variables: .* \(run compose lint\)$/m);
-    expect(result.stderr).toMatch(/chromium-headless-shell/);
-  });
-
-  it("malformed data-composition-variables with --strict-variables: refused before any browser starts", () => {
-    const result = results.get("malformed strict")!;
+  it.each(["malformed", "malformed strict"])("%s data-composition-variables: refused before any browser starts with lint's code, naming the attribute", (name) => {
+    const result = results.get(name)!;
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: variables refused by --strict-variables: .*data-composition-variables/)]);
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: \[variables-invalid-json\] data-composition-variables is not valid JSON: .* \(index\.html:\d+:\d+\)$/)]);
   });
 });

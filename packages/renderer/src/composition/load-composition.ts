@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { extractCompositionMetadata, parseComposition, type CompositionMetadata, type DeclarationFinding } from "@compose/core";
+import { extractCompositionMetadata, type CompositionMetadata } from "@compose/core";
 import { RenderError } from "../render/render-error.js";
 
 export interface LoadedComposition {
@@ -8,8 +8,6 @@ export interface LoadedComposition {
   width: number;
   height: number;
   metadata: CompositionMetadata;
-  /** What is wrong with data-composition-variables: such declarations are left out of `metadata`. */
-  declarationFindings: DeclarationFinding[];
 }
 
 /** Reads what a render must know before a browser starts: the root's id and size, the variables. */
@@ -23,5 +21,5 @@ export async function loadComposition(file: string): Promise<LoadedComposition> 
       `${file} is not a composition: give one element data-composition-id, data-width and data-height (run compose lint for details)`,
     );
   }
-  return { file, id, width, height, metadata, declarationFindings: parseComposition(html).declarations.findings };
+  return { file, id, width, height, metadata };
 }

@@ -15,10 +15,9 @@ export async function preflight(composition: LoadedComposition, options: RenderO
   checkDimensions(composition, options);
 }
 
+/** Malformed declarations are lint errors, refused above; what is left is the values' fit. */
 function checkVariables(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
-  // A malformed declaration is left out, so its variable falls back to nothing: say so.
-  const declared = composition.declarationFindings.map(({ code, message }) => ({ code, message: `data-composition-variables: ${message} (run compose lint)` }));
-  const issues = [...declared, ...validateVariableValues(composition.metadata.variables, options.variables ?? {})];
+  const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
   if (issues.length === 0) return;
   if (options.strictVariables) {
     const list = issues.map((issue) => `${issue.code}: ${issue.message}`).join("; ");
