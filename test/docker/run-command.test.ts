@@ -136,6 +136,12 @@ describe("docker run for compose render --docker", () => {
     expect(passedFlags({})).toEqual([]);
   });
 
+  it("passes the network policy and the limits on", () => {
+    expect(passedFlags({ network: "public", allowHost: ["cdn.example.com", "*.example.org"], maxFrames: "900", maxWidth: "1920", maxHeight: "1080" })).toEqual([
+      "--network=public", "--max-frames=900", "--max-width=1920", "--max-height=1080", "--allow-host=cdn.example.com", "--allow-host=*.example.org",
+    ]);
+  });
+
   it("passes environment settings as --env", () => {
     const args = dockerRunArgs(plan({ env: { COMPOSE_READY_TIMEOUT_MS: "60000" } }));
     expect(args).toContain("--env=COMPOSE_READY_TIMEOUT_MS=60000");

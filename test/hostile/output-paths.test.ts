@@ -15,7 +15,7 @@ let project: TempProject;
 const results = new Map<string, CliResult>();
 
 const CASES: Record<string, () => string[]> = {
-  "existing directory as mp4": () => ["--output", project.path("existing-dir")],
+  "existing directory as mp4": () => ["--output", project.path("existing-dir"), "--format", "mp4"],
   "read-only place": () => ["--output", "/sys/compose-output-check/video.mp4"],
   "under a file": () => ["--output", project.path("plain-file.txt", "video.mp4")],
   ".mov with --format mp4": () => ["--output", project.path("video.mov"), "--format", "mp4"],

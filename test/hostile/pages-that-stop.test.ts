@@ -23,12 +23,22 @@ const compositions: Record<string, string> = {
     after: `<script>window.__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>`,
   }),
   "renderer-killed": compositionHtml({ id: "renderer-killed", duration: 3, backdrop: "#000000", body: "<p>slow</p>", css: "p { animation: spin 1s linear infinite; } @keyframes spin { to { transform: rotate(1turn); } }" }),
+  "runs-out-of-memory": compositionHtml({
+    id: "runs-out-of-memory",
+    duration: 1,
+    after: `<script>window.__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>`,
+  }),
   "navigates-away": compositionHtml({ id: "navigates-away", duration: 1, after: atFrameSix(`location.href = "other.html";`) }),
   reloads: compositionHtml({ id: "reloads", duration: 1, after: atFrameSix(`location.reload();`) }),
   "writes-another-page": compositionHtml({
     id: "writes-another-page",
     duration: 1,
     after: atFrameSix(`document.open(); document.write("<p>another page</p>"); document.close();`),
+  }),
+  "changes-its-hash": compositionHtml({
+    id: "changes-its-hash",
+    duration: 0.5,
+    after: atFrameSix(`location.hash = "#two"; history.pushState({}, "", "?step=2"); history.replaceState({}, "", "#three");`),
   }),
   "other.html": "<!doctype html><p>not the composition</p>",
 };
@@ -57,9 +67,11 @@ beforeAll(async () => {
       await capturing(run);
       for (const renderer of renderersOf(run)) process.kill(renderer.pid, "SIGKILL");
     }),
+    renderOf("runs-out-of-memory"),
     renderOf("navigates-away"),
     renderOf("reloads"),
     renderOf("writes-another-page"),
+    renderOf("changes-its-hash"),
   ]);
 }, RENDER_HOOK_TIMEOUT_MS);
 
@@ -93,6 +105,10 @@ describe("a renderer process that dies", () => {
   it("killed (-9) once frames flow: page-crashed, naming the frame", () => {
     expect(expectCleanFailure("renderer-killed", "page-crashed")).toMatch(/renderer process crashed at frame \d+/);
   });
+
+  it("a script allocating without end from 0.2 s: page-crashed at frame 6, within the renderer's heap cap", () => {
+    expect(expectCleanFailure("runs-out-of-memory", "page-crashed")).toContain("crashed at frame 6 (0.200 s)");
+  });
 });
 
 describe("a page that leaves the composition at 0.2 s", () => {
@@ -106,6 +122,12 @@ describe("a page that leaves the composition at 0.2 s", () => {
     const message = expectCleanFailure("reloads", "left-composition");
     expect(message).toContain("at frame 6 (0.200 s)");
     expect(message).toContain("reloaded");
+  });
+
+  it("changing only its hash or history entry (the same document) is not leaving: the render completes", () => {
+    const run = runs.get("changes-its-hash")!;
+    expect(run.error).toBeUndefined();
+    expect(run.events.at(-1)).toMatchObject({ type: "finished", frames: 15 });
   });
 
   it("replacing its document with document.open/write: left-composition, naming frame 6", () => {

@@ -28,6 +28,7 @@ const RUNS = {
   "mp4 in two chunks": { args: ["--format", "mp4", "--workers", "2"], output: "chunked.mp4" },
   "mp4 draft": { args: ["--format", "mp4", "--workers", "1", "--quality", "draft"], output: "draft.mp4" },
   mov: { args: ["--format", "mov", "--workers", "1"], output: "out.mov" },
+  "mov in two chunks": { args: ["--format", "mov", "--workers", "2"], output: "chunked.mov" },
   webm: { args: ["--format", "webm", "--workers", "1"], output: "out.webm" },
   "webm in two chunks": { args: ["--format", "webm", "--workers", "2"], output: "chunked.webm" },
   "png-sequence": { args: ["--format", "png-sequence", "--workers", "1"], output: "frames" },

@@ -3,7 +3,9 @@
  * the lossless png-sequence of the same composition is at least that of the format's encoder at
  * the same preset working from the lossless frames with an exact conversion, minus 1 dB.
  */
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QualityName } from "@compose/core";
 import { encodeIdeal, rgbPsnr, type VideoFormat } from "../../bench/lib/fidelity.js";
@@ -11,6 +13,7 @@ import { limited, render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
 const FPS = 30;
+const run = promisify(execFile);
 
 /** Small coloured text on a light card, scrolling: what JPEG and chroma subsampling treat worst. */
 const text = compositionHtml({
@@ -50,7 +53,16 @@ const motion = compositionHtml({
   </script>`,
 });
 
-const COMPOSITIONS = { text, motion };
+/** A detailed video (ffmpeg's testsrc2, sharp coloured edges) under a caption. */
+const video = compositionHtml({
+  id: "video",
+  duration: 1,
+  backdrop: "#000",
+  css: `#caption { position: absolute; left: 10px; bottom: 8px; font: 12px "DejaVu Sans", sans-serif; color: #fde047; }`,
+  body: `<video src="clip.mp4" data-start="0" style="position:absolute;left:0;top:0;width:320px;height:180px"></video><div id="caption">testsrc2, 1 s</div>`,
+});
+
+const COMPOSITIONS = { text, motion, video };
 type Name = keyof typeof COMPOSITIONS;
 
 /** mp4 at every preset; the alpha formats, which capture lossless PNG, at the standard preset. */
@@ -68,6 +80,10 @@ const losslessFrames = (name: Name) => projects[name].path("lossless");
 
 beforeAll(async () => {
   for (const name of Object.keys(COMPOSITIONS) as Name[]) projects[name] = await createProject({ "index.html": COMPOSITIONS[name] });
+  await run("ffmpeg", [
+    "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=1",
+    "-c:v", "libx264", "-crf", "12", "-pix_fmt", "yuv420p", projects.video.path("clip.mp4"),
+  ]);
   const jobs = (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) => [
     { name, args: ["--format", "png-sequence", "--output", losslessFrames(name)] },
     ...OUTPUTS.map(({ format, quality }) => ({ name, args: ["--format", format, "--quality", quality, "--output", outputFile(name, format, quality)] })),

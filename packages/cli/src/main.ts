@@ -7,6 +7,7 @@ import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
 import { registerServe } from "./commands/serve.js";
 import { registerWorker } from "./commands/worker.js";
+import { printable } from "@compose/core";
 import { UsageError } from "./usage-error.js";
 
 const { version } = JSON.parse(
@@ -39,7 +40,7 @@ try {
   }
   // Anything else is our fault, not the user's: still one line, with a pointer for reporting it.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message.split("\n")[0]} (unexpected; set COMPOSE_DEBUG=1 for details)\n`);
+  process.stderr.write(`error: ${printable(message.split("\n")[0]!)} (unexpected; set COMPOSE_DEBUG=1 for details)\n`);
   if (process.env.COMPOSE_DEBUG) console.error(error);
   process.exit(1);
 }

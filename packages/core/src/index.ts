@@ -78,6 +78,8 @@ export {
   QUALITY_PRESETS,
   TRANSPARENT_FORMATS,
   MAX_WORKERS,
+  NETWORK_MODES,
+  type NetworkMode,
   type OutputFormat,
   type FrameRate,
   type QualityName,
@@ -87,3 +89,4 @@ export {
   type OptionsResult,
   type OutputFormatChoice,
 } from "./options/render-options.js";
+export { printable } from "./text/printable.js";

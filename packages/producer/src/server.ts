@@ -1,7 +1,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
+import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
 import { installErrorHandling } from "./http/errors.js";
 import { registerRoutes } from "./http/routes.js";
@@ -10,6 +10,9 @@ import { openApiDocument } from "./openapi/openapi-document.js";
 import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js";
 import { RenderQueue } from "./queue/render-queue.js";
 import { RedisRenderBackend } from "./distributed/redis-backend.js";
+
+/** A producer created without a network policy (a library user's) imposes none. */
+const ALLOW_REQUESTS_EVERYTHING = { mode: "all", allowHosts: [], acceptRequestHosts: true } as const;
 
 export interface ProducerOptions {
   /** Renderer settings of this machine (capture mode, ready timeout). */
@@ -63,7 +66,8 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     if (closing) throw new QueueClosedError();
   });
   if (config.token !== undefined) requireBearerToken(app, config.token);
-  registerRoutes(app, { backend, projectsDir, outputsDir, openApiDocument: openApiDocument() });
+  registerRoutes(app, { backend, projectsDir, outputsDir, maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER,
+    network: options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING, openApiDocument: openApiDocument() });
 
   return {
     app,

@@ -1,6 +1,8 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./render/render-events.js";
 export { RenderError, type RenderErrorCode } from "./render/render-error.js";
+export { DEFAULT_LIMITS, type RenderLimits } from "./render/render-limits.js";
+export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./browser/network-policy.js";
 export type { CaptureMode } from "./capture/frame-capturer.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";
 

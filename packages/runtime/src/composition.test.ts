@@ -72,6 +72,7 @@ describe("clip visibility", () => {
       timingErrors: [],
       paintedBackgrounds: [],
       box: { width: 320, height: 180, hidden: false },
+      needsHistory: false,
     });
     await page.close();
 

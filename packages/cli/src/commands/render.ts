@@ -6,6 +6,7 @@ import { resolveCompositionEntry } from "../project/resolve-composition-entry.js
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
+import { addSafetyOptions, limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
@@ -24,10 +25,19 @@ function chooseFormat(flags: RenderFlags): string | undefined {
     return "png-sequence";
   }
   if (flags.format !== undefined || flags.output === undefined) return flags.format;
-  const isDirectory = statSync(flags.output, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  const isDirectory = isExistingDirectory(flags.output);
   const choice = formatOfOutputPath(flags.output, isDirectory);
   if (!choice.ok) throw new UsageError(`--output ${flags.output} ${choice.problem}`);
   return choice.format;
+}
+
+/** Whether a path names an existing directory; a path that cannot exist (under a file) does not. */
+function isExistingDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function defaultOutput(name: string, options: RenderOptions, selection: FrameSelection): string {
@@ -36,7 +46,7 @@ function defaultOutput(name: string, options: RenderOptions, selection: FrameSel
 }
 
 export function registerRender(program: Command): void {
-  program
+  const command = program
     .command("render")
     .description("Render a composition to a video file or a PNG sequence.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
@@ -61,11 +71,11 @@ export function registerRender(program: Command): void {
     .option("--variables <json>", "variable values for the top-level composition, as a JSON object (default: the declared defaults)")
     .option("--variables-file <path>", "a JSON file holding variable values, under --variables")
     .option("--strict-variables", "treat variable warnings as errors (default: off)")
-    .option("--allow-missing-assets", "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing (default: off)")
-    .action(async (pathArg: string, flags: RenderFlags) => {
+    .option("--allow-missing-assets", "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing (default: off)");
+  addSafetyOptions(command, "all").action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
       const selection = selectFrames(flags, options.fps);
-      const settings = renderSettingsFromEnvironment(process.env);
+      const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
       const entry = resolveCompositionEntry(pathArg);
       const output = resolve(flags.output ?? defaultOutput(entry.name, options, selection));
       if (options.docker) {

@@ -5,6 +5,7 @@ import {
   CONCURRENCY_LIMITS,
   DEFAULT_HOST,
   DEFAULT_MAX_QUEUE,
+  DEFAULT_MAX_WORKERS_PER_RENDER,
   DEFAULT_PORT,
   DEFAULT_SHUTDOWN_GRACE_SECONDS,
   MAX_CHUNK_SIZE,
@@ -12,14 +13,16 @@ import {
   serverConfigFromFlags,
   type ServeFlags,
 } from "@compose/producer/config";
+import { MAX_WORKERS } from "@compose/core";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
+import { addSafetyOptions, limitsFromFlags, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 import { configOrUsageError } from "../usage-error.js";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command("serve")
     .description("Run the producer server: render requests over HTTP, a FIFO queue, server-sent events.")
     .option("--host <host>", `address to listen on (default: ${DEFAULT_HOST})`)
@@ -35,13 +38,14 @@ export function registerServe(program: Command): void {
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running renders may finish (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
-    .action(async (flags: ServeFlags) => {
+    .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`);
+  addSafetyOptions(command, "public").action(async (flags: ServeFlags & SafetyFlags) => {
       const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
       const { createProducer, QueueConnectionError } = await import("@compose/producer");
       let producer: Awaited<ReturnType<typeof createProducer>>;
       try {
         producer = await createProducer(config, {
-          renderSettings: renderSettingsFromEnvironment(process.env),
+          renderSettings: { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) },
           logError: (line) => process.stderr.write(`compose serve: ${line}\n`),
         });
       } catch (error) {
@@ -75,11 +79,12 @@ export function registerServe(program: Command): void {
         process.on("SIGTERM", resolve);
         process.on("SIGINT", resolve);
       });
-      const { activeRenders } = await producer.backend.counts();
-      process.stdout.write(
-        `compose serve: ${signal}: no new requests; finishing ${activeRenders} running render(s) within ${config.shutdownGraceMs / 1000} s\n`,
-      );
+      // With the queue's Redis unreachable the count is unknown; shutting down must not depend on it.
+      const active = await producer.backend.counts().then(({ activeRenders }) => `${activeRenders} `, () => "");
+      process.stdout.write(`compose serve: ${signal}: no new requests; finishing ${active}running render(s) within ${config.shutdownGraceMs / 1000} s\n`);
       await producer.close();
       process.stdout.write("compose serve: stopped\n");
+      // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
+      process.exit(process.exitCode ?? 0);
     });
 }

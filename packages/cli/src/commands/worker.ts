@@ -8,11 +8,12 @@ import {
   type WorkerFlags,
 } from "@compose/producer/worker-config";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
+import { addSafetyOptions, limitsFromFlags, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 import { configOrUsageError } from "../usage-error.js";
 
 
 export function registerWorker(program: Command): void {
-  program
+  const command = program
     .command("worker")
     .description("Render jobs of a compose serve --queue cluster: run it on any machine that shares the projects and outputs directories.")
     .option("--queue <url>", "the Redis the servers queue renders on (redis://HOST:PORT); required")
@@ -27,9 +28,9 @@ export function registerWorker(program: Command): void {
       `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
     )
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
-    .action(async (flags: WorkerFlags) => {
+  addSafetyOptions(command, "public").action(async (flags: WorkerFlags & SafetyFlags) => {
       const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
-      const renderSettings = renderSettingsFromEnvironment(process.env);
+      const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) };
       const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");
       const say = (line: string) => process.stdout.write(`compose worker: ${line}\n`);
       let worker: Awaited<ReturnType<typeof startRenderWorker>>;
@@ -52,5 +53,7 @@ export function registerWorker(program: Command): void {
       say(`${signal}: taking no more work; running tasks may finish within ${config.shutdownGraceMs / 1000} s, then go back to the queue`);
       await worker.close(config.shutdownGraceMs);
       say("stopped");
+      // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
+      process.exit(process.exitCode ?? 0);
     });
 }

@@ -94,7 +94,9 @@ function bindMount(source: string, target: string, readonly: boolean): string {
 }
 
 /** Value flags passed on unchanged, in this order. */
-const VALUE_FLAGS = ["format", "fps", "quality", "crf", "videoBitrate", "workers", "frame", "time", "frames", "maxConcurrentRenders", "variables"] as const;
+const VALUE_FLAGS = [
+  "format", "fps", "quality", "crf", "videoBitrate", "workers", "frame", "time", "frames", "maxConcurrentRenders", "variables", "network", "maxFrames", "maxWidth", "maxHeight",
+] as const;
 /** Switches passed on unchanged, in this order. */
 const SWITCHES = ["gpu", "hdr", "sdr", "strictVariables", "allowMissingAssets", "quiet"] as const;
 
@@ -105,6 +107,7 @@ export function passedFlags(flags: RenderFlags): string[] {
     const value = flags[field];
     if (value !== undefined) args.push(`${flagName(field)}=${value}`);
   }
+  for (const host of flags.allowHost ?? []) args.push(`--allow-host=${host}`);
   for (const field of SWITCHES) {
     if (flags[field] === true) args.push(flagName(field));
   }

@@ -4,9 +4,10 @@ import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
 import type { FrameFlags } from "./frame-selection.js";
+import type { SafetyFlags } from "./safety-flags.js";
 
 /** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
-export interface RenderFlags extends FrameFlags {
+export interface RenderFlags extends FrameFlags, SafetyFlags {
   output?: string;
   format?: string;
   fps?: string;
@@ -29,6 +30,7 @@ export interface RenderFlags extends FrameFlags {
 
 /** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
 export function flagName(field: string): string {
+  if (field === "allowHosts") return "--allow-host";
   return `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
@@ -69,7 +71,9 @@ async function readVariables(flags: RenderFlags): Promise<Record<string, unknown
 
 /** A problem of the options schema as one line, the field named as its user knows it. */
 export function optionsProblemLine({ field, problem, value }: OptionProblem, nameOf: (field: string) => string): string {
-  const got = value === undefined ? "" : ` (got ${typeof value === "string" ? value : JSON.stringify(value)})`;
+  const shown = typeof value === "string" ? value : JSON.stringify(value);
+  // A value can be megabytes of JSON: its start is enough to recognise it.
+  const got = value === undefined ? "" : ` (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`;
   return `${nameOf(field)} ${problem}${got}`;
 }
 
@@ -92,6 +96,8 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
     variables: await readVariables(flags),
     strictVariables: flags.strictVariables,
     allowMissingAssets: flags.allowMissingAssets,
+    network: flags.network,
+    allowHosts: flags.allowHost,
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);

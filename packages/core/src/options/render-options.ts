@@ -18,10 +18,28 @@ export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: str
 
 export const MAX_WORKERS = 8;
 
+/** What a composition's pages may load: the project only, also public addresses, or anything. */
+export const NETWORK_MODES = ["none", "public", "all"] as const;
+export type NetworkMode = (typeof NETWORK_MODES)[number];
+
+/** A host name, optionally `*.` for its subdomains, or an IP address: what --allow-host takes. */
+const HOST_RULE = "must be a list of host names, such as cdn.example.com or *.example.com";
+
 /** Formats whose output keeps an alpha channel, so the page background must be transparent. */
 export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png-sequence"];
 
 const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
+
+/** Variable values are strings, numbers and booleans; deeper nesting than this serves no composition. */
+export const MAX_VARIABLES_DEPTH = 32;
+
+/** How deep objects and arrays nest in `value`, counting stops once past the maximum. */
+function nestingDepth(value: unknown, depth = 0): number {
+  if (depth > MAX_VARIABLES_DEPTH || typeof value !== "object" || value === null) return depth;
+  let deepest = depth + 1;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, nestingDepth(child, depth + 1));
+  return deepest;
+}
 
 const oneOf = (values: readonly (string | number)[]) => values.join(", ");
 
@@ -58,10 +76,19 @@ export const renderOptionsSchema = z.strictObject({
   docker: z.boolean({ error: "must be true or false" }).default(false),
   variables: z
     .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
+    .refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
+      error: `must be a JSON object nested at most ${MAX_VARIABLES_DEPTH} levels deep`,
+    })
     .optional(),
   strictVariables: z.boolean({ error: "must be true or false" }).default(false),
   /** An asset that fails to load (image, font, style, script, fetch, media) warns instead of failing the render. */
   allowMissingAssets: z.boolean({ error: "must be true or false" }).default(false),
+  // Absent: the renderer's own policy (everything for compose render, public for serve and worker).
+  network: z.enum(NETWORK_MODES, { error: `must be one of ${oneOf(NETWORK_MODES)}` }).optional(),
+  allowHosts: z
+    .array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.:-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/, { error: HOST_RULE }), { error: HOST_RULE })
+    .max(100, { error: HOST_RULE })
+    .optional(),
 });
 
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;

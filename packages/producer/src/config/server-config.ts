@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { MAX_WORKERS } from "@compose/core";
 
 /** Everything the server needs to start, validated. */
 export interface ServerConfig {
@@ -24,6 +25,8 @@ export interface ServerConfig {
   queue?: string;
   /** With `queue`: split every render into chunks of this many frames, rendered in parallel by the workers. */
   chunkSize?: number;
+  /** Browser workers one request may ask for; more is refused with 400 (default DEFAULT_MAX_WORKERS_PER_RENDER). */
+  maxWorkersPerRender?: number;
 }
 
 /** `compose serve` flags as commander hands them over: text, as typed. */
@@ -38,6 +41,7 @@ export interface ServeFlags {
   shutdownGrace?: string;
   queue?: string;
   chunkSize?: string;
+  maxWorkersPerRender?: string;
 }
 
 /** A start-up setting the server refuses; the message is the one line the user sees. */
@@ -53,6 +57,8 @@ export const DEFAULT_PORT = 9847;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_QUEUE = 100;
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
+/** As many as `workers: auto` ever picks. */
+export const DEFAULT_MAX_WORKERS_PER_RENDER = 4;
 /** Frames per chunk of a distributed render: from 1 to this. */
 export const MAX_CHUNK_SIZE = 1_000_000;
 
@@ -108,6 +114,8 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     outputsDir: resolve(cwd, flags.outputs ?? "renders"),
     token,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
+    maxWorkersPerRender:
+      flags.maxWorkersPerRender === undefined ? DEFAULT_MAX_WORKERS_PER_RENDER : integerIn(flags.maxWorkersPerRender, "--max-workers-per-render", 1, MAX_WORKERS),
     ...queueSettings(flags),
   };
 }

@@ -18,7 +18,10 @@ import {
   type RenderJobData,
   type RenderResult,
 } from "./protocol.js";
-import { checkReachable, lastEventId, redisClient } from "./redis-connection.js";
+import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
+
+/** A read that Redis has not answered by then is a 503, well within 2 s: a client polling the queue is not held up. */
+const READ_ANSWER_MS = 1500;
 
 export interface RedisBackendOptions {
   /** `redis://HOST:PORT`, shared with every worker and other servers. */
@@ -64,10 +67,6 @@ function ended(job: RenderJob): Promise<void> {
   });
 }
 
-function within(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
-}
 
 function isRenderJobData(data: unknown): data is RenderJobData {
   try {
@@ -204,7 +203,7 @@ export class RedisRenderBackend implements RenderBackend {
         activeRenders: counts.active ?? 0,
         queuedRenders: counts.waiting ?? 0,
       };
-    });
+    }, READ_ANSWER_MS);
   }
 
   /**
@@ -228,8 +227,8 @@ export class RedisRenderBackend implements RenderBackend {
     for (const followed of own()) followed.job.fail("cancelled", "the server shut down");
     clearInterval(this.reconcileTimer);
     clearTimeout(this.positionsTimer);
-    await this.events.close().catch(() => undefined);
-    await this.queue.close().catch(() => undefined);
+    await within(this.events.close(), CLOSE_WAIT_MS);
+    await within(this.queue.close(), CLOSE_WAIT_MS);
     this.client.disconnect();
     this.eventsClient.disconnect();
   }
@@ -275,7 +274,7 @@ export class RedisRenderBackend implements RenderBackend {
 
   /** A request another server accepted (or this one before a restart): followed from now on. */
   private async mirror(id: string): Promise<RenderJob | undefined> {
-    const bullJob = await this.redis(() => this.queue.getJob(id));
+    const bullJob = await this.redis(() => this.queue.getJob(id), READ_ANSWER_MS);
     if (!bullJob || !isRenderJobData(bullJob.data)) return undefined;
     // Another lookup of the same id may have won the race.
     const known = this.followed.get(id);
@@ -288,7 +287,7 @@ export class RedisRenderBackend implements RenderBackend {
     );
     const followed = this.follow(job, { own: false, announced: true });
     followed.added = true;
-    const state = await this.redis(() => bullJob.getState());
+    const state = await this.redis(() => bullJob.getState(), READ_ANSWER_MS);
     if (state === "active") job.start();
     else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderResult);
     else if (state === "failed") this.onFailed(id, bullJob.failedReason);
@@ -401,11 +400,20 @@ export class RedisRenderBackend implements RenderBackend {
     }
   }
 
-  private async redis<T>(operation: () => Promise<T>): Promise<T> {
+  /** A Redis operation whose failure is a 503; a read gives up after `answerWithinMs`. */
+  private async redis<T>(operation: () => Promise<T>, answerWithinMs?: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      if (answerWithinMs !== undefined) timer = setTimeout(() => reject(new Error(`Redis did not answer within ${answerWithinMs / 1000} s`)), answerWithinMs);
+    });
     try {
-      return await operation();
+      return await Promise.race([operation(), late]);
     } catch (error) {
-      throw new QueueUnavailableError((error as Error).message);
+      const message = (error as Error).message;
+      // ioredis's own words for a Redis it cannot reach name one of its options, not the problem.
+      throw new QueueUnavailableError(/max retries per request/i.test(message) ? "Redis does not answer" : message);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -47,3 +47,13 @@ export async function lastEventId(client: Redis, eventsKey: string): Promise<str
   const newest = await client.xrevrange(eventsKey, "+", "-", "COUNT", 1);
   return newest[0]?.[0] ?? "0";
 }
+
+/** Waits for `promise` at most `ms`, whatever it does: for closing what an unreachable Redis may hold up. */
+export function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = promise.then(() => undefined, () => undefined);
+  return Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
+/** How long closing one connection or queue may take once its work is done; Redis may be gone. */
+export const CLOSE_WAIT_MS = 1000;

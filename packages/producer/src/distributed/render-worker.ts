@@ -22,7 +22,10 @@ import {
   type RenderResult,
   type TaskData,
 } from "./protocol.js";
-import { checkReachable, lastEventId, redisClient } from "./redis-connection.js";
+import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
+
+/** How long a cancelled render takes to stop its browsers and ffmpeg and clean up. */
+const RENDER_STOP_MS = 5000;
 import { describeTask, runTask, type TaskResult } from "./tasks.js";
 
 export interface RenderWorkerOptions {
@@ -61,6 +64,14 @@ class Activities {
 
   end(activity: Activity): void {
     this.all.delete(activity);
+    if (this.all.size === 0) for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private readonly waiters: Array<() => void> = [];
+
+  /** Resolves once nothing runs. */
+  idle(): Promise<void> {
+    return this.all.size === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
   }
 
   stop(reason: StopReason, which: (activity: Activity) => boolean): void {
@@ -225,15 +236,13 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
       closing ??= (async () => {
         // Coordination resumes at once on another worker: nothing is lost by handing it back now.
         activities.stop("shutdown", (activity) => activity.kind === "coordinator");
+        // Waits on what runs here, not on Redis: with Redis unreachable, the queues never answer.
         const closed = Promise.all([renderWorker.close(), taskWorker.close()]);
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-        clearTimeout(timer);
+        await within(activities.idle(), graceMs);
         activities.stop("shutdown", () => true);
-        await closed;
-        await taskEvents.close().catch(() => undefined);
-        await tasks.close().catch(() => undefined);
-        await renders.close().catch(() => undefined);
+        await within(activities.idle(), RENDER_STOP_MS);
+        await within(closed, CLOSE_WAIT_MS);
+        await within(Promise.all([renderWorker.close(true), taskWorker.close(true), taskEvents.close(), tasks.close(), renders.close()]), CLOSE_WAIT_MS);
         for (const each of clients) each.disconnect();
       })();
       return closing;

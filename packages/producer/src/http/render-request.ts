@@ -1,4 +1,5 @@
 import { validateRenderOptions } from "@compose/core";
+import { narrower, type OperatorNetworkPolicy } from "@compose/renderer";
 import type { RenderJobSpec } from "../jobs/render-job.js";
 import { outputPath } from "../output/output-files.js";
 import { CompositionPathError, resolveProjectComposition } from "../project/resolve-project-composition.js";
@@ -16,7 +17,7 @@ function describe(value: unknown): string {
  */
 export async function parseRenderRequest(
   body: unknown,
-  dirs: { projectsDir: string; outputsDir: string },
+  dirs: { projectsDir: string; outputsDir: string; maxWorkersPerRender: number; network: OperatorNetworkPolicy },
   requestId: string,
 ): Promise<RenderJobSpec> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -30,6 +31,17 @@ export async function parseRenderRequest(
   if (!result.ok) {
     const { field, problem, value } = result.problem;
     throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}`, field);
+  }
+  const { workers } = result.options;
+  if (workers !== "auto" && workers > dirs.maxWorkersPerRender) {
+    throw invalid(`workers ${workers} is over this server's limit of ${dirs.maxWorkersPerRender} per render (its --max-workers-per-render)`, "workers");
+  }
+  const { network, allowHosts } = result.options;
+  if (network !== undefined && narrower(network, dirs.network.mode) !== network) {
+    throw invalid(`network ${network} is wider than this server allows (${dirs.network.mode}, its --network)`, "network");
+  }
+  if (allowHosts?.length && !dirs.network.acceptRequestHosts) {
+    throw invalid("allowHosts is not accepted by this server (it was started without --accept-request-hosts)", "allowHosts");
   }
   if (result.options.docker) {
     throw invalid("docker is not a server option: the server renders with its own browser and ffmpeg; run the server inside the container image for pinned output", "docker");

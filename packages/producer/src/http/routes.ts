@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import type { OperatorNetworkPolicy } from "@compose/renderer";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { RenderJob, type JobEvent } from "../jobs/render-job.js";
 import { contentTypeOf, listSequence } from "../output/output-files.js";
@@ -14,6 +15,9 @@ export interface RouteContext {
   backend: RenderBackend;
   projectsDir: string;
   outputsDir: string;
+  maxWorkersPerRender: number;
+  /** What requests may ask of the network: no more than the renderer's own policy. */
+  network: OperatorNetworkPolicy;
   openApiDocument: object;
 }
 

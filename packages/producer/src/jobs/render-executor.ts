@@ -2,7 +2,7 @@ import { render, RenderError, type RenderRequest } from "@compose/renderer";
 import type { RenderJob } from "./render-job.js";
 
 /** Renderer settings that come from the machine rather than from a request. */
-export type RenderSettings = Pick<RenderRequest, "captureMode" | "readyTimeoutMs">;
+export type RenderSettings = Pick<RenderRequest, "captureMode" | "readyTimeoutMs" | "limits" | "network">;
 
 /**
  * Runs one job to its end and records the outcome on it. It never rejects: a failed render is

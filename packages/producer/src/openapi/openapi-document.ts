@@ -104,7 +104,7 @@ const eventSchemas = {
   },
   ErrorEvent: {
     type: "object",
-    description: "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `encode-failed`, `cancelled`, ...).",
+    description: "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, `cancelled`, ...).",
     required: ["type", "requestId", "code", "message"],
     properties: { type: { const: "error" }, requestId: { type: "string" }, code: { type: "string" }, message: { type: "string" } },
   },

@@ -1,5 +1,5 @@
 import type { Browser } from "puppeteer-core";
-import { launchBrowser, BrowserNotFoundError, type LaunchOptions } from "./launch-browser.js";
+import { launchBrowser, BrowserNotFoundError, profileRemoved, type LaunchOptions } from "./launch-browser.js";
 import { RenderError } from "../render/render-error.js";
 
 /** The browsers of one render: launched together, closed together, and watched for crashes. */
@@ -53,4 +53,5 @@ async function closeBrowser(browser: Browser): Promise<void> {
   });
   await Promise.race([browser.close().catch(() => undefined), killed]);
   clearTimeout(timer);
+  await profileRemoved(browser);
 }

@@ -4,10 +4,10 @@ import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, P
 import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
 import { RenderError } from "../render/render-error.js";
-import type { FrameStats } from "../render/render-events.js";
 import type { GainSamples } from "../media/volume-envelope.js";
+import type { FrameStats } from "../render/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
-import { PageWatch } from "./page-watch.js";
+import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
@@ -126,8 +126,11 @@ async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: numb
 }
 
 export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
-  const page = await createPage(browser, options);
-  const cdp = await page.createCDPSession();
+  const opened = (async () => {
+    const page = await createPage(browser, options);
+    return { page, cdp: await page.createCDPSession() };
+  })();
+  const { page, cdp } = await callWithin(opened, PLAIN_CALL_MS, () => new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`));
   const watch = new PageWatch(page, cdp);
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,

@@ -7,16 +7,24 @@ import { RenderError } from "../render/render-error.js";
  */
 export const HANG_GRACE_MS = 2000;
 
-/** Deadline of a CDP call that does no page work (settings, probes). */
-const PLAIN_CALL_MS = 10_000;
+/** Deadline of a CDP call that does no page work (opening a page, settings, probes). */
+export const PLAIN_CALL_MS = 10_000;
 
-/** Resolves to "timeout" after `ms`; `cancel` stops the timer once the race is decided. */
-function deadline(ms: number): { expired: Promise<"timeout">; cancel: () => void } {
+/** `call`'s value, or "timeout" once `ms` have passed without one. */
+async function raceDeadline<T>(call: Promise<T>, ms: number): Promise<T | "timeout"> {
+  call.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);
   });
-  return { expired, cancel: () => clearTimeout(timer) };
+  return Promise.race([call, expired]).finally(() => clearTimeout(timer));
+}
+
+/** `call`, or `error()` once `ms` have passed without an answer. */
+export async function callWithin<T>(call: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  const outcome = await raceDeadline(call, ms);
+  if (outcome === "timeout") throw error();
+  return outcome as T;
 }
 
 /**
@@ -29,7 +37,9 @@ export class PageWatch {
   where = "while loading";
   /** Set when the page can no longer be used: its renderer crashed, or it left the composition. */
   private crash: RenderError | undefined;
+  /** Rejects with `crash` once it is set. */
   private readonly crashed: Promise<never>;
+  private readonly fail: (error: RenderError) => void;
   /** The URL the page must stay on, from holdTo() until release(). */
   private heldTo: string | undefined;
   private listening = false;
@@ -50,8 +60,6 @@ export class PageWatch {
     // Puppeteer reports Inspector.targetCrashed (a killed or out-of-memory renderer) as "error".
     page.once("error", () => this.fail(new RenderError("page-crashed", `the page's renderer process crashed ${this.where} (out of memory, or killed)`)));
   }
-
-  private readonly fail: (error: RenderError) => void;
 
   /**
    * From now on the page must stay on `url`: navigating its top frame elsewhere, reloading it or
@@ -96,9 +104,7 @@ export class PageWatch {
    * what it waits for), one that does not is hung.
    */
   async within<T>(call: Promise<T>, ms: number, late: () => Promise<RenderError>): Promise<T> {
-    call.catch(() => undefined);
-    const { expired, cancel } = deadline(ms);
-    const outcome = await this.guard(Promise.race([call, expired])).finally(cancel);
+    const outcome = await this.guard(raceDeadline(call, ms));
     if (outcome !== "timeout") return outcome as T;
     throw await this.overdue(ms, late);
   }
@@ -123,9 +129,6 @@ export class PageWatch {
   /** Whether the page's main thread evaluates a trivial expression within the grace period. */
   private async answers(): Promise<boolean> {
     const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true });
-    probe.catch(() => undefined);
-    const { expired, cancel } = deadline(HANG_GRACE_MS);
-    const outcome = await this.guard(Promise.race([probe, expired])).finally(cancel);
-    return outcome !== "timeout";
+    return (await this.guard(raceDeadline(probe, HANG_GRACE_MS))) !== "timeout";
   }
 }

@@ -4,11 +4,12 @@ import type { FrameImageFormat } from "../encode/encoder-args.js";
 
 /**
  * JPEG quality of mp4 frames per preset: the lowest at which the output stays within 1 dB of
- * what x264 makes from lossless frames at the preset's CRF (docs/fidelity.md has the figures).
+ * what x264 makes from lossless frames at the preset's CRF, small text included; each step up
+ * costs capture and x264 time (docs/fidelity.md has the figures).
  * Chromium's JPEGs are 4:2:0 at any quality, like the H.264 they become, so the quality only
  * decides how much detail the JPEG itself throws away before x264 sees it.
  */
-const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 95, high: 95 };
+const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 90, high: 95 };
 
 /**
  * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the

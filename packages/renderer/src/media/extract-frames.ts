@@ -38,7 +38,10 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
     // Source time = mediaStart + local time x rate; frame k of the output is local time k / fps.
     `setpts=(PTS-STARTPTS)/${job.playbackRate}`,
     `fps=${job.fps}`,
-    job.image === "png" ? "format=rgba" : "format=yuvj420p",
+    // Both kinds hold the same picture, the source's chroma interpolated exactly: a 4:2:0 JPEG
+    // would leave that to the browser's own upsampling, and mp4 frames would then show the video
+    // differently from png-sequence frames.
+    `scale=flags=accurate_rnd+full_chroma_int+bitexact,format=${job.image === "png" ? "rgba" : "yuvj444p"}`,
   ];
   return [
     "-hide_banner", "-loglevel", "error", "-y",
@@ -59,7 +62,7 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
  */
 export async function extractFrames(job: FrameExtraction, signal?: AbortSignal): Promise<ExtractedFrames> {
   const extension = job.image === "png" ? "png" : "jpg";
-  const key = keyOf(["frames-v1", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]);
+  const key = keyOf(["frames-v2", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]);
   const pattern = `frame_%06d.${extension}`;
   const directory = await cachedDirectory(join(cacheRoot(), "frames", key), (temp) =>
     runFfmpeg(extractionArgs(job, join(temp, pattern)), signal),

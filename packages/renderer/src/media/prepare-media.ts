@@ -5,6 +5,7 @@ import pLimit from "p-limit";
 import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../browser/composition-page.js";
+import type { PageNetwork } from "../render/open-pages.js";
 import { RenderError } from "../render/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
 import type { AudioClip } from "./audio-mix.js";
@@ -14,6 +15,8 @@ import { probeSource, type HdrTransfer, type SourceFacts } from "./probe-source.
 
 export interface MediaContext {
   projectRoot: string;
+  /** Media URLs that ffmpeg reads itself are held to the pages' network policy. */
+  network?: PageNetwork;
   /** The project server's base URL: sources under it are project files. */
   baseUrl: string;
   fps: number;
@@ -61,6 +64,13 @@ function locate(media: MediaDescription, context: MediaContext): { input: string
 async function openSource(media: MediaDescription, context: MediaContext): Promise<Source> {
   if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
   const { input, shown, local, project } = locate(media, context);
+  if (context.network && !project) {
+    const { reason } = await context.network.ruling(media.src);
+    if (reason !== undefined) {
+      context.network.onRefused(media.src, reason);
+      throw mediaError(media, shown, `refused by the network policy: ${reason}`);
+    }
+  }
   if (local && !(await exists(input))) throw mediaError(media, shown, "the file does not exist");
   // ffmpeg reads the file itself, so it is held to what the project server would serve.
   if (project !== undefined && !(await servesFile(await realpath(context.projectRoot), project))) {

@@ -1,5 +1,6 @@
-import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { ownedTempDir, removeOrphans } from "./owned-temp.js";
 
 /**
  * Where a render writes before it succeeds. Nothing appears at the output path until commit(),
@@ -14,8 +15,10 @@ export interface StagedOutput {
 
 async function stagingDirectory(output: string): Promise<string> {
   await mkdir(dirname(output), { recursive: true });
-  // Beside the output, so the final rename stays on one file system.
-  return mkdtemp(join(dirname(output), `.${basename(output)}.partial-`));
+  // Beside the output, so the final rename stays on one file system; what a killed render left there goes.
+  const prefix = `.${basename(output)}.partial-`;
+  await removeOrphans(dirname(output), prefix);
+  return ownedTempDir(dirname(output), prefix);
 }
 
 export async function stageFile(output: string): Promise<StagedOutput> {

@@ -1,20 +1,24 @@
 import { dirname, join } from "node:path";
-import { noDurationMessage, type RenderOptions } from "@compose/core";
+import { noDurationMessage, printable, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
+import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy } from "../browser/network-policy.js";
+import { startPolicyProxy } from "../browser/policy-proxy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import { refusal } from "../composition/lint-before-render.js";
 import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
+import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "../serve/project-server.js";
 import { warnOnRootSize } from "./composition-warnings.js";
-import { openPages } from "./open-pages.js";
+import { openPages, type PageNetwork } from "./open-pages.js";
 import { preflight } from "./preflight.js";
 import type { RenderEvent } from "./render-events.js";
 import { cancelledError, RenderError, throwIfAborted } from "./render-error.js";
+import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./render-limits.js";
 
 /** What opening a composition needs: the part of a render request before capture. */
 export interface SessionRequest {
@@ -28,6 +32,10 @@ export interface SessionRequest {
   readyTimeoutMs?: number;
   /** Reuse a frame's image when the page reports that nothing changed since the previous one (default true). */
   reuseFrames?: boolean;
+  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  limits?: Partial<RenderLimits>;
+  /** The operator's network policy, which the options' `network` may only narrow; everything when absent. */
+  network?: OperatorNetworkPolicy;
 }
 
 export interface RenderHooks {
@@ -63,7 +71,13 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render");
   const message = error instanceof Error ? error.message : String(error);
-  return new RenderError("encode-failed", message.split("\n")[0] ?? message);
+  // What no step explained is ours, not the encoder's: the code says so.
+  return new RenderError("internal-error", message.split("\n")[0] ?? message);
+}
+
+/** Warnings and failures carry text from the composition and its user: shown as one printable line. */
+function printableEvents(onEvent: (event: RenderEvent) => void): (event: RenderEvent) => void {
+  return (event) => onEvent(event.type === "warning" || event.type === "failed" ? { ...event, message: printable(event.message) } : event);
 }
 
 /**
@@ -72,7 +86,7 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
  */
 export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
   const context: RenderContext = {
-    emit: hooks.onEvent ?? (() => undefined),
+    emit: printableEvents(hooks.onEvent ?? (() => undefined)),
     pool: new BrowserPool(),
     signal: hooks.signal,
     cleanups: [],
@@ -92,20 +106,37 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
   }
 }
 
+/** The render's network policy, and the proxy that holds WebSockets to it too, closed with the render. */
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, emit: (event: RenderEvent) => void, context: RenderContext): Promise<PageNetwork> {
+  const ruling = createRuling(policy, new URL(baseUrl).origin);
+  const onRefused = refusalReporter(emit);
+  if (policy.mode === "all") return { policy, ruling, onRefused };
+  const proxy = await startPolicyProxy(ruling, onRefused);
+  context.cleanups.push(() => proxy.close());
+  return { policy, ruling, onRefused, proxy: proxy.url };
+}
+
 /** Everything before the first frame: checks, the project server, the pages, the media. */
 export async function openSession(request: SessionRequest, workers: number, context: RenderContext): Promise<CompositionSession> {
   const { options } = request;
   const { emit, signal } = context;
   throwIfAborted(signal);
+  await removeOrphanedTemp();
   const composition = await loadComposition(request.composition);
+  const limits = resolveLimits(request.limits);
+  checkSize(composition.id, composition.width, composition.height, limits);
+  const declared = composition.metadata.duration;
+  if (declared !== undefined) checkFrames(composition.id, declared, options.fps, limits);
   await preflight(composition, options, emit);
 
   const projectRoot = dirname(composition.file);
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
   context.cleanups.push(() => server.close());
 
-  const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit);
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, emit, context);
+  const { pages, mode } = await openPages(request, composition, workers, context.pool, server.baseUrl, emit, network);
   const media = await prepareMedia(pages, {
+    network,
     projectRoot,
     baseUrl: server.baseUrl,
     fps: options.fps,
@@ -118,5 +149,6 @@ export async function openSession(request: SessionRequest, workers: number, cont
   const [timingError] = info.timingErrors;
   if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);
   if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(composition.id));
+  checkFrames(composition.id, info.duration, options.fps, limits);
   return { composition, projectRoot, pages, mode, media, info: { ...info, duration: info.duration, durationSource: info.durationSource } };
 }

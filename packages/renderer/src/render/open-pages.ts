@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { TRANSPARENT_FORMATS } from "@compose/core";
 import type { BrowserPool } from "../browser/browser-pool.js";
 import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
+import { enforceNetworkPolicy, type NetworkPolicy, type Ruling } from "../browser/network-policy.js";
 import type { CaptureMode } from "../capture/frame-capturer.js";
 import type { LoadedComposition } from "../composition/load-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
@@ -10,6 +11,16 @@ import { RenderError } from "./render-error.js";
 import type { SessionRequest as RenderRequest } from "./composition-session.js";
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+/** What the pages may load, and who hears of a refused request. */
+export interface PageNetwork {
+  policy: NetworkPolicy;
+  /** What the policy says of a URL. */
+  ruling: (url: string) => Promise<Ruling>;
+  onRefused: (url: string, reason: string) => void;
+  /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
+  proxy?: string;
+}
 
 export function readyTimeout(request: RenderRequest): number {
   return request.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -23,6 +34,7 @@ async function openPagesIn(
   pool: BrowserPool,
   baseUrl: string,
   emit: (event: RenderEvent) => void,
+  network: PageNetwork,
 ): Promise<CompositionPage[]> {
   const { options } = request;
   // Every worker's page loads the same assets: each finding is told once.
@@ -35,7 +47,11 @@ async function openPagesIn(
   const browsers = await pool.launch(workers, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
+    proxy: network.proxy,
   });
+  if (network.policy.mode !== "all") {
+    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.ruling, network.onRefused)));
+  }
   return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
@@ -70,10 +86,11 @@ export async function openPages(
   pool: BrowserPool,
   baseUrl: string,
   emit: (event: RenderEvent) => void,
+  network: PageNetwork,
 ): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
   const mode = request.captureMode ?? "beginframe";
   try {
-    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl, emit), mode };
+    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl, emit, network), mode };
   } catch (error) {
     if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
     await pool.closeAll();
@@ -82,6 +99,6 @@ export async function openPages(
       code: "screenshot-capture",
       message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
     });
-    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl, emit), mode: "screenshot" };
+    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl, emit, network), mode: "screenshot" };
   }
 }

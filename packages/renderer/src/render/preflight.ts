@@ -15,6 +15,7 @@ export async function preflight(composition: LoadedComposition, options: RenderO
   checkDimensions(composition, options);
 }
 
+/** Malformed declarations are lint errors, refused above; what is left is the values' fit. */
 function checkVariables(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): void {
   const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
   if (issues.length === 0) return;

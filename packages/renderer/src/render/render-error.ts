@@ -1,3 +1,5 @@
+import { printable } from "@compose/core";
+
 export type RenderErrorCode =
   | "invalid-composition"
   | "invalid-variables"
@@ -14,6 +16,8 @@ export type RenderErrorCode =
   | "left-composition"
   | "invalid-output"
   | "invalid-frames"
+  | "limit-exceeded"
+  | "internal-error"
   | "cancelled";
 
 /** A failure the user can act on: its message is the one line they see. */
@@ -22,7 +26,7 @@ export class RenderError extends Error {
     readonly code: RenderErrorCode,
     message: string,
   ) {
-    super(message);
+    super(printable(message));
     this.name = "RenderError";
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
@@ -9,6 +9,7 @@ import { OutputAssembly } from "../encode/output-assembly.js";
 import { audioFileName, shiftClips } from "../media/audio-mix.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
+import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
 import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
@@ -110,9 +111,10 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const still = request.still === true && options.format === "png-sequence";
   await checkOutput(request.output, options.format, still);
   const { composition, pages, mode, media, info } = await openSession(request, workers, context);
-  const workDir = await mkdtemp(join(tmpdir(), "compose-render-"));
+  const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  if (TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
+  // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
+  if (!still && TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
     emit({
       type: "warning",
       code: "opaque-background",

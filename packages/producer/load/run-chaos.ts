@@ -1,0 +1,179 @@
+/**
+ * `npm run chaos`: good and hostile requests, all at once, against one `compose serve` limited to
+ * CHAOS_LIMIT (2) concurrent renders with a short ready timeout. Hostile ones spin forever at load
+ * or at a frame, run out of memory, navigate away, ask for a billion frames or a 100000 px
+ * width, frame a service on the server's loopback network, or name a composition outside the
+ * projects directory. It fails (exit 1) unless every good request completes, every hostile one
+ * ends with its own code (or, for the loopback service, completes with a network-refused warning
+ * and the service never hears from it), the slots come back (two more good requests complete),
+ * and once the server is stopped no browser, ffmpeg or temporary directory is left. It prints
+ * how long each kind took to end.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TINY } from "../test/support/compositions.js";
+import { openStream, request } from "../test/support/http.js";
+import { leftoverProcesses, spawnServe } from "../test/support/serve.js";
+
+const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 2);
+const LIMIT = Number(process.env.CHAOS_LIMIT ?? 2);
+const READY_TIMEOUT_MS = 2000;
+const TIMEOUT_S = Number(process.env.CHAOS_TIMEOUT_S ?? 300);
+
+const page = (id: string, options: { width?: number; duration?: number; after?: string; body?: string } = {}) => `<!doctype html>
+<html><head><meta charset="utf-8"><style>* { margin: 0; } #stage { width: ${options.width ?? 320}px; height: 180px; background: #204080; }</style></head>
+<body><div id="stage" data-composition-id="${id}" data-width="${options.width ?? 320}" data-height="180" data-duration="${options.duration ?? 0.5}">${options.body ?? ""}</div>
+${options.after ?? ""}</body></html>
+`;
+
+interface Probe {
+  composition: string;
+  /** The terminal event expected: complete, or error with this code; `status` for a refusal at submission. */
+  expect: { event: "complete"; warning?: string } | { event: "error"; code: string } | { status: number; code: string };
+}
+
+function probes(servicePort: number): Record<string, Probe & { html?: string }> {
+  return {
+    good: { composition: "good", html: TINY, expect: { event: "complete" } },
+    "spins at load": { composition: "spin-load", html: page("spin-load", { after: "<script>while (true) {}</script>" }), expect: { event: "error", code: "page-hung" } },
+    "spins at a frame": {
+      composition: "spin-frame",
+      html: page("spin-frame", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>" }),
+      expect: { event: "error", code: "page-hung" },
+    },
+    "runs out of memory": {
+      composition: "oom",
+      html: page("oom", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>" }),
+      expect: { event: "error", code: "page-crashed" },
+    },
+    "navigates away": {
+      composition: "navigate",
+      html: page("navigate", { after: `<script>setTimeout(() => { location.href = "about:blank#gone"; }, 200);</script>` }),
+      expect: { event: "error", code: "left-composition" },
+    },
+    "a billion seconds": { composition: "huge", html: page("huge", { duration: 1e9 }), expect: { event: "error", code: "limit-exceeded" } },
+    "100000 px wide": { composition: "wide", html: page("wide", { width: 100000 }), expect: { event: "error", code: "limit-exceeded" } },
+    "frames a loopback service": {
+      composition: "ssrf",
+      html: page("ssrf", { body: `<iframe src="http://127.0.0.1:${servicePort}/admin" style="border:0;width:320px;height:180px"></iframe>` }),
+      expect: { event: "complete", warning: "network-refused" },
+    },
+    "names a file outside the projects": { composition: "../../../etc", expect: { status: 400, code: "invalid-request" } },
+  };
+}
+
+interface Outcome {
+  kind: string;
+  ok: boolean;
+  ms: number;
+  got: string;
+}
+
+const problems: string[] = [];
+const problem = (text: string) => {
+  if (problems.length < 30) problems.push(text);
+};
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function send(base: string, kind: string, probe: Probe): Promise<Outcome> {
+  const started = Date.now();
+  const client = await openStream(base, { composition: probe.composition, quality: "draft", workers: 1 });
+  if ("status" in probe.expect) {
+    const got = `${client.status} ${client.error?.error?.code}`;
+    return { kind, ok: client.status === probe.expect.status && client.error?.error?.code === probe.expect.code, ms: Date.now() - started, got };
+  }
+  if (client.status !== 200) return { kind, ok: false, ms: Date.now() - started, got: `${client.status} ${JSON.stringify(client.error)}` };
+  const events = await client.ended;
+  const last = events.at(-1);
+  const warnings = events.filter((event) => event.event === "warning").map((event) => event.data.code as string);
+  const got = last?.event === "error" ? `error ${last.data.code}: ${last.data.message}` : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
+  const expected = probe.expect;
+  const ok =
+    expected.event === "complete"
+      ? last?.event === "complete" && (!expected.warning || warnings.includes(expected.warning))
+      : last?.event === "error" && last.data.code === expected.code;
+  return { kind, ok, ms: Date.now() - started, got };
+}
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), "compose-chaos-"));
+  const serverTmp = join(root, "tmp");
+  await mkdir(serverTmp);
+  let serviceHits = 0;
+  const service = createServer((_, response) => {
+    serviceHits++;
+    response.end("<body style='background:#ff0000'>internal admin page</body>");
+  });
+  await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+  const all = probes((service.address() as AddressInfo).port);
+  for (const probe of Object.values(all)) {
+    if (probe.html) {
+      await mkdir(join(root, "projects", probe.composition), { recursive: true });
+      await writeFile(join(root, "projects", probe.composition, "index.html"), probe.html);
+    }
+  }
+  const args = ["--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--projects", join(root, "projects"), "--outputs", join(root, "outputs")];
+  const server = await spawnServe(args, { env: { COMPOSE_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS), TMPDIR: serverTmp } }).ready;
+  const deadline = setTimeout(() => {
+    console.error(`chaos: not finished within ${TIMEOUT_S} s; stopping`);
+    server.child.kill("SIGKILL");
+    void leftoverProcesses(server.tag, 0).finally(() => process.exit(1));
+  }, TIMEOUT_S * 1000);
+
+  const base = server.url;
+  const started = Date.now();
+  const kinds = Object.keys(all);
+  const mix = Array.from({ length: ROUNDS }, () => kinds).flat();
+  const outcomes = await Promise.all(mix.map((kind) => send(base, kind, all[kind]!)));
+  const chaosMs = Date.now() - started;
+  for (const outcome of outcomes) if (!outcome.ok) problem(`${outcome.kind}: ended with ${outcome.got}`);
+  if (serviceHits > 0) problem(`the loopback service was reached ${serviceHits} time(s)`);
+
+  const counts = (await request(`${base}/render/queue`)).json;
+  if (counts.activeRenders !== 0 || counts.queuedRenders !== 0) problem(`slots not back: ${JSON.stringify(counts)}`);
+  const after = await Promise.all(Array.from({ length: LIMIT }, () => send(base, "good", all.good!)));
+  for (const outcome of after) if (!outcome.ok) problem(`good request after the chaos: ${outcome.got}`);
+
+  const exit = await server.stop();
+  clearTimeout(deadline);
+  service.close();
+  if (exit.code !== 0) problem(`compose serve exited with ${exit.code}: ${exit.stderr}`);
+  const left = await leftoverProcesses(server.tag);
+  if (left.length > 0) problem(`left running: ${left.map((line) => line.slice(0, 80)).join("; ")}`);
+  const temporary = await readdir(serverTmp);
+  if (temporary.length > 0) problem(`left in the server's TMPDIR: ${temporary.join(", ")}`);
+  const outputs = await readdir(join(root, "outputs")).catch(() => []);
+  const partial = outputs.filter((name) => name.startsWith("."));
+  if (partial.length > 0) problem(`partial outputs left: ${partial.join(", ")}`);
+  const goodCount = outcomes.filter((outcome) => outcome.kind === "good" && outcome.ok).length + after.filter((outcome) => outcome.ok).length;
+  if (outputs.length !== goodCount + outcomes.filter((outcome) => outcome.kind === "frames a loopback service" && outcome.ok).length) {
+    problem(`${outputs.length} outputs for ${goodCount} good and the refused-network renders`);
+  }
+  await rm(root, { recursive: true, force: true });
+
+  console.log(`chaos: ${mix.length} requests (${ROUNDS} of each kind) at once, limit ${LIMIT}, ready timeout ${READY_TIMEOUT_MS / 1000} s: ${seconds(chaosMs)}`);
+  for (const kind of kinds) {
+    const mine = outcomes.filter((outcome) => outcome.kind === kind);
+    const times = mine.map((outcome) => outcome.ms);
+    const expected = all[kind]!.expect;
+    const wanted = "status" in expected ? `${expected.status} ${expected.code}` : expected.event === "error" ? expected.code : `complete${expected.warning ? ` + ${expected.warning}` : ""}`;
+    console.log(`  ${kind.padEnd(36)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(28)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
+  }
+  console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);
+  if (problems.length > 0) {
+    console.error(`chaos: FAILED\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+  console.log("chaos: ok");
+}
+
+await main();

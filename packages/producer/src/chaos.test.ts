@@ -1,0 +1,19 @@
+/** `npm run chaos`, one request of each kind: the run itself checks every outcome and exits 1 on any problem. */
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+describe("npm run chaos", () => {
+  it("good, hanging, crashing and hostile requests at once: each ends as it should, the slots come back, nothing is left", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", join(HERE, "..", "load", "run-chaos.ts")], {
+      env: { ...process.env, CHAOS_ROUNDS: "1" },
+      encoding: "utf8",
+      timeout: 240_000,
+    });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/^chaos: ok$/m);
+  }, 300_000);
+});

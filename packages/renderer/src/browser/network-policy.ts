@@ -1,0 +1,151 @@
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+import type { Browser } from "puppeteer-core";
+import type { NetworkMode } from "@compose/core";
+
+/** What pages of a render may load, besides the project itself. */
+export interface NetworkPolicy {
+  /** none: the project only; public: also public http(s) addresses; all: anything. */
+  mode: NetworkMode;
+  /** Host names (or `*.domain`) allowed whatever their address. */
+  allowHosts: readonly string[];
+}
+
+export const ALLOW_EVERYTHING: NetworkPolicy = { mode: "all", allowHosts: [] };
+
+const WIDTH: Record<NetworkMode, number> = { none: 0, public: 1, all: 2 };
+
+/** The narrower of two modes: a request may narrow what its server allows, never widen it. */
+export function narrower(a: NetworkMode, b: NetworkMode): NetworkMode {
+  return WIDTH[a] <= WIDTH[b] ? a : b;
+}
+
+/** Schemes that never touch the network. */
+const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
+
+function allowedByName(host: string, allowHosts: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return allowHosts.some((allowed) => {
+    const rule = allowed.toLowerCase();
+    return rule.startsWith("*.") ? name.endsWith(rule.slice(1)) : name === rule;
+  });
+}
+
+/** Why an address is not public, or undefined when it is (ipaddr.js's "unicast" range). */
+function nonPublicRange(address: string): string | undefined {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  return range === "unicast" ? undefined : `a ${range.replace(/([A-Z])/g, " $1").toLowerCase()} address`;
+}
+
+/** What the policy says of a URL: refused and why, or allowed, with the checked address to connect to when a name was resolved. */
+export type Ruling = { reason: string } | { reason?: undefined; address?: string };
+
+/**
+ * Rules on `url` under `policy`. `projectOrigin` (the project server, on loopback) is always
+ * allowed. Host names are resolved first, so a name that points at a private address is refused
+ * like the address itself; an allowed name comes with the address checked, so that whoever
+ * connects can use that very address rather than resolve the name again.
+ */
+export async function ruleOn(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<Ruling> {
+  if (policy.mode === "all") return {};
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { reason: "not a valid URL" };
+  }
+  if (LOCAL_SCHEMES.has(parsed.protocol) || parsed.origin === projectOrigin) return {};
+  if (!/^(https?|wss?):$/.test(parsed.protocol)) return { reason: `${parsed.protocol} URLs are not allowed` };
+  if (allowedByName(parsed.hostname, policy.allowHosts)) return {};
+  if (policy.mode === "none") return { reason: "only the project is allowed" };
+  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    // An unresolvable name loads nothing either way; the browser reports it as it would.
+    return {};
+  }
+  for (const address of addresses) {
+    const range = nonPublicRange(address);
+    if (range) return { reason: `${host === address ? "" : `it resolves to ${address}, `}${range}` };
+  }
+  return { address: addresses[0] };
+}
+
+/** Why `url` may not be loaded under `policy`, or undefined when it may (ruleOn's reason). */
+export async function refusalOf(url: string, policy: NetworkPolicy, projectOrigin: string): Promise<string | undefined> {
+  return (await ruleOn(url, policy, projectOrigin)).reason;
+}
+
+/** The host a refusal is reported under (one warning per host and render), or the scheme when there is none. */
+function hostOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.hostname || parsed.protocol;
+  } catch {
+    return url.slice(0, 80);
+  }
+}
+
+/** `ruleOn` under one policy, asked once per origin: a hundred images from one CDN resolve its name once. */
+export function createRuling(policy: NetworkPolicy, projectOrigin: string): (url: string) => Promise<Ruling> {
+  const rulings = new Map<string, Promise<Ruling>>();
+  return (url) => {
+    const key = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+    if (!key) return ruleOn(url, policy, projectOrigin);
+    if (!rulings.has(key)) rulings.set(key, ruleOn(url, policy, projectOrigin));
+    return rulings.get(key)!;
+  };
+}
+
+/**
+ * Holds everything the browser loads (frames, iframes, workers, fonts, media) to `ruling`: every
+ * request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
+ */
+export async function enforceNetworkPolicy(
+  browser: Browser,
+  ruling: (url: string) => Promise<Ruling>,
+  onRefused: (url: string, reason: string) => void,
+): Promise<void> {
+  const session = await browser.target().createCDPSession();
+  session.on("Fetch.requestPaused", ({ requestId, request }) => {
+    void ruling(request.url).then(async ({ reason }) => {
+      if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
+      onRefused(request.url, reason);
+      return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
+    }).catch(() => undefined);
+  });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] });
+}
+
+/** The operator's policy: the widest a request may have, and whether requests may add hosts. */
+export interface OperatorNetworkPolicy extends NetworkPolicy {
+  acceptRequestHosts: boolean;
+}
+
+/**
+ * The policy of one render: the request's mode within the operator's (never wider), the
+ * operator's hosts, and the request's own hosts where the operator accepts them.
+ */
+export function effectivePolicy(operator: OperatorNetworkPolicy | undefined, requested: { network?: NetworkMode; allowHosts?: string[] }): NetworkPolicy {
+  const ceiling = operator ?? { ...ALLOW_EVERYTHING, acceptRequestHosts: true };
+  return {
+    mode: narrower(requested.network ?? ceiling.mode, ceiling.mode),
+    allowHosts: [...ceiling.allowHosts, ...(ceiling.acceptRequestHosts ? requested.allowHosts ?? [] : [])],
+  };
+}
+
+/** Reports each refused host once, as a warning of the render. */
+export function refusalReporter(emit: (event: { type: "warning"; code: string; message: string }) => void): (url: string, reason: string) => void {
+  const reported = new Set<string>();
+  return (url, reason) => {
+    const host = hostOf(url);
+    if (reported.has(host)) return;
+    reported.add(host);
+    const remedy = host.endsWith(":") ? "--network all" : `--allow-host ${host} or --network all`;
+    emit({ type: "warning", code: "network-refused", message: `refused ${url.slice(0, 200)}: ${reason} (allowed by ${remedy})` });
+  };
+}
