@@ -10,13 +10,15 @@ import { CLIP_COLOURS, createCacheDir, generateMedia, MEDIA_FILES } from "../sup
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
-/** The four-colour clip from 0.5 s into it (lime, then blue from 0.5 s), and a tone from 0.2 s. */
+/** The four-colour clip from 0.5 s into it (lime, then blue from 0.5 s), and a tone from 0.2 s faded at 0.5 s. */
 const INDEX_HTML = compositionHtml({
   id: "media",
   duration: 1,
   css: `#clip { position: absolute; left: 0; top: 0; width: 160px; height: 90px; }`,
   body: `<video id="clip" src="${MEDIA_FILES.colours}" data-start="0" data-media-start="0.5" muted></video>
-<audio id="tone" src="${MEDIA_FILES.tone}" data-start="0.2" data-duration="0.8"></audio>`,
+<audio id="tone" src="${MEDIA_FILES.tone}" data-start="0.2" data-duration="0.8" data-volume="0.8"></audio>`,
+  // Fades the tone to a quarter from 0.5 s, as a script's volume change that render mixes.
+  after: `<script>__compose.onSeek((t) => { document.getElementById("tone").volume = t < 0.5 ? 1 : 0.25; });</script>`,
 });
 
 let project: TempProject;
@@ -59,14 +61,27 @@ describe("media in compose preview", () => {
     expect(near(await videoColour(), CLIP_COLOURS.lime), "frame 5: back to lime").toBe(true);
   });
 
-  it("plays audio in step with the frames while playing, and stops it with them", async () => {
+  it("plays audio in step with the frames while playing, at its volume over time, and stops it with them", async () => {
     await preview.scrubTo(0);
     await preview.page.click("#play");
-    await preview.page.waitForFunction(() => Number(document.getElementById("stage")!.dataset.shownFrame) >= 15, undefined, { timeout: 30_000 });
+    const playing = await preview.page.waitForFunction(
+      () => {
+        const audio = document.querySelector<HTMLAudioElement>("#sounds audio");
+        const frame = Number(document.getElementById("stage")!.dataset.shownFrame);
+        return audio && frame >= 10 && frame <= 13 && { paused: audio.paused, time: audio.currentTime, volume: audio.volume, frame };
+      },
+      undefined,
+      { timeout: 30_000, polling: 10 },
+    );
+    const before = (await playing.jsonValue()) as { volume: number };
+    await preview.page.waitForFunction(() => Number(document.getElementById("stage")!.dataset.shownFrame) >= 17, undefined, { timeout: 30_000 });
     const heard = await preview.page.evaluate(() => {
       const audio = document.querySelector<HTMLAudioElement>("#sounds audio")!;
-      return { paused: audio.paused, time: audio.currentTime, src: audio.src, frame: Number(document.getElementById("stage")!.dataset.shownFrame) };
+      return { paused: audio.paused, time: audio.currentTime, src: audio.src, volume: audio.volume, frame: Number(document.getElementById("stage")!.dataset.shownFrame) };
     });
+    // data-volume 0.8 times the element's volume: 1 before 0.5 s, 0.25 after.
+    expect(before.volume).toBeCloseTo(0.8, 5);
+    expect(heard.volume).toBeCloseTo(0.2, 5);
     expect(heard.paused).toBe(false);
     expect(heard.src).toMatch(/media\/tone\.wav$/);
     // The tone starts at 0.2 s: its time is the frame's less that, within a few frames of a loaded machine.

@@ -604,10 +604,14 @@ function setMedia(media) {
   sounds.clear();
 }
 
-/** Plays, at the frame's time, every audible clip that covers it; pauses the rest. */
+/**
+ * Plays, at the frame's time, every audible clip that covers it, at its data-volume times the
+ * element's own volume now (a script's fade, which render mixes as an envelope); pauses the rest.
+ */
 function syncSound(frame, playing) {
   const t = frameTime(frame);
   const heard = new Set();
+  const gains = playing ? (app.api?.mediaGains() ?? {}) : {};
   for (const media of playing ? app.media : []) {
     if (!media.audible || media.start === undefined || !media.src || media.volume === 0) continue;
     const local = t - media.start;
@@ -619,7 +623,7 @@ function syncSound(frame, playing) {
       $("sounds").append(audio);
       sounds.set(media.key, audio);
     }
-    audio.volume = media.volume;
+    audio.volume = Math.min(1, Math.max(0, media.volume * (gains[media.key] ?? 1)));
     audio.playbackRate = media.playbackRate;
     const expected = media.mediaStart + local * media.playbackRate;
     if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
