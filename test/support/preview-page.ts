@@ -20,7 +20,7 @@ export interface PreviewSession {
   url: string;
   page: Page;
   context: BrowserContext;
-  /** Waits until the page has nothing queued (no load, seek or pending variable change) and shows `frame`. */
+  /** Waits until the page has nothing queued (no load, seek or pending variable change) and shows `frame`, painted. */
   settled(frame?: number): Promise<void>;
   /** Moves the scrubber to `frame` as a user would, and waits until that frame shows. */
   scrubTo(frame: number): Promise<void>;
@@ -30,8 +30,8 @@ export interface PreviewSession {
 }
 
 /** Starts `compose preview target` and opens its page in a new browser. */
-export async function openPreview(target: string): Promise<PreviewSession> {
-  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 120_000 });
+export async function openPreview(target: string, options: { env?: Record<string, string> } = {}): Promise<PreviewSession> {
+  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 300_000, env: options.env });
   const userDataDir = await mkdtemp(join(tmpdir(), "compose-preview-browser-"));
   const [url, context] = await Promise.all([
     preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//),
@@ -53,6 +53,9 @@ export async function openPreview(target: string): Promise<PreviewSession> {
       frame ?? null,
       { timeout: 20_000 },
     );
+    // Two animation frames of the page: the frame seeked is painted, not only laid out, so a
+    // screenshot taken now shows it even on a loaded machine.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   };
   const session: PreviewSession = {
     url,

@@ -9,6 +9,8 @@ export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-br
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
 export { launchBrowser, type LaunchOptions } from "./browser/launch-browser.js";
 export { runtimeSource } from "./browser/runtime-source.js";
+// For `compose preview`: the media plans render hands its pages, for the preview's own page.
+export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./media/plan-media.js";
 
 // For distributed renders (the producer's workers): frame-range chunks rendered with `audio: false`,
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.

@@ -89,6 +89,23 @@ export interface MediaDescription {
   audible: boolean;
 }
 
+/** One timed element of a composition, as a timeline draws it (SPEC.md timing rules). */
+export interface TimelineEntry {
+  kind: "clip" | "video" | "audio" | "composition";
+  /** The element's id; for a sub-composition instance, its data-composition-id. */
+  label: string | undefined;
+  /** data-track-index; undefined without one. */
+  track: number | undefined;
+  /** Seconds in the describing composition's time; undefined when the start cannot be resolved. */
+  start: number | undefined;
+  /** Seconds; undefined when it lasts until the composition ends (no data-duration, media not probed). */
+  duration: number | undefined;
+  /** Absolute URL of a media element's source or an instance's composition file. */
+  src?: string;
+  /** An instance's own timed elements, in the describing composition's time. */
+  children?: TimelineEntry[];
+}
+
 /** What the renderer found out about one media element. */
 export interface MediaPlan {
   key: string;
@@ -122,6 +139,8 @@ export interface ComposeApi {
   ready(): Promise<CompositionInfo>;
   /** The timed media of this composition and its instances (after ready()). */
   describeMedia(): MediaDescription[];
+  /** Every timed element of this composition and its instances, with starts resolved (after ready()). */
+  describeTimeline(): TimelineEntry[];
   /** The gain of every timed media element now (its `volume`, 0 when muted), keyed as describeMedia() keys them. */
   mediaGains(): Record<string, number>;
   /** mediaGains() after every seek so far, with the seek's time: the volume envelopes of the mix. */

@@ -1,6 +1,10 @@
 import type { Command } from "commander";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { listCompositions } from "../preview/list-compositions.js";
 import { startPreviewServer } from "../preview/server.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
 const DEFAULT_PORT = 4400;
@@ -14,23 +18,49 @@ function parsePort(text: string | undefined): number | undefined {
   return Number(text);
 }
 
+/** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists the others). */
+async function previewEntry(pathArg: string): Promise<string> {
+  try {
+    return resolveCompositionEntry(pathArg).file;
+  } catch (error) {
+    const folder = resolve(pathArg);
+    if (!(error instanceof UsageError) || !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw error;
+    const [first] = await listCompositions(folder);
+    if (first === undefined) throw error;
+    return join(folder, first);
+  }
+}
+
 export function registerPreview(program: Command): void {
   program
     .command("preview")
-    .description("Preview a composition in the browser: scrub and play frame by frame, edit its variables, see lint findings.")
+    .description("Preview a composition in the browser: a timeline, scrubbing and playing frame by frame, its variables, lint findings, and rendering from the page.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
-      const entry = resolveCompositionEntry(pathArg);
+      const entryFile = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
-      const { runtimeSource } = await import("@compose/renderer");
+      const renderSettings = renderSettingsFromEnvironment(process.env);
+      const { runtimeSource, render, planMedia, framesDirectory } = await import("@compose/renderer");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
       for (let i = 0; i < attempts && !server; i++) {
         const port = (requestedPort ?? DEFAULT_PORT) + i;
         try {
-          server = await startPreviewServer({ entryFile: entry.file, pathArg, cwd: process.cwd(), host: HOST, port, runtimeSource });
+          server = await startPreviewServer({
+            entryFile,
+            pathArg,
+            cwd: process.cwd(),
+            host: HOST,
+            port,
+            runtimeSource,
+            render,
+            planMedia,
+            framesDir: framesDirectory(),
+            nameOf: (file) => resolveCompositionEntry(file).name,
+            renderSettings,
+          });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code !== "EADDRINUSE" || i === attempts - 1) {
@@ -42,7 +72,7 @@ export function registerPreview(program: Command): void {
         }
       }
       if (!server) return;
-      process.stdout.write(`compose preview: ${entry.name} at ${server.url} (Ctrl-C to stop)\n`);
+      process.stdout.write(`compose preview: ${resolveCompositionEntry(entryFile).name} at ${server.url} (Ctrl-C to stop)\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { extractCompositionMetadata, lintProject, type CompositionVariable, type LintFinding } from "@compose/core";
+import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions, type CompositionVariable, type LintFinding } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver } from "@compose/renderer";
@@ -16,10 +16,14 @@ export interface PreviewState {
   };
   /** `compose render <path>`, the start of the command the copy button builds. */
   renderCommand: string;
+  /** What the render panel offers, from the options schema (a folder of PNGs is left to the CLI). */
+  renderChoices: { formats: string[]; qualities: string[]; fps: number[]; defaults: { format: string; quality: string; fps: number; workers: number | "auto" } };
   /** Undefined members: not readable statically (lint says why). */
   composition: { id?: string; width?: number; height?: number; duration?: number };
   /** Valid declarations, in declaration order. */
   variables: CompositionVariable[];
+  /** Sub-composition instances whose composition declares variables: their host's values and those declarations. */
+  instances: Array<{ id: string; src: string; values: Record<string, unknown>; variables: CompositionVariable[] }>;
   lint: { errors: number; warnings: number; files: string[]; findings: LintFinding[] };
   /** Set when the entry cannot be read at all. */
   error?: string;
@@ -30,6 +34,18 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+function renderChoices(): PreviewState["renderChoices"] {
+  const defaults = validateRenderOptions({});
+  if (!defaults.ok) throw new Error(`the render options' defaults do not validate: ${defaults.problem.field} ${defaults.problem.problem}`);
+  const { format, quality, fps, workers } = defaults.options;
+  return {
+    formats: OUTPUT_FORMATS.filter((choice) => choice !== "png-sequence"),
+    qualities: [...QUALITY_NAMES],
+    fps: [...FRAME_RATES],
+    defaults: { format, quality, fps, workers },
+  };
+}
+
 /** Reads the composition's metadata and lints the project, as `compose lint` does. */
 export async function readProjectState(options: { entryFile: string; entryUrl: string; pathArg: string; cwd: string; version: number }): Promise<PreviewState> {
   const entryFile = relative(options.cwd, options.entryFile) || options.entryFile;
@@ -38,8 +54,10 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
     version: options.version,
     entry: { url: options.entryUrl, file: entryFile },
     renderCommand: `compose render ${shellWord(pathArg)}`,
+    renderChoices: renderChoices(),
     composition: {},
     variables: [],
+    instances: [],
     lint: { errors: 0, warnings: 0, files: [], findings: [] },
   };
   let html: string;
@@ -52,6 +70,13 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   const metadata = extractCompositionMetadata(html);
   state.composition = { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration };
   state.variables = metadata.variables;
+  const resolvePath = createSubCompositionResolver(dirname(options.entryFile));
+  for (const instance of metadata.instances) {
+    if (instance.id === undefined || instance.src === undefined) continue;
+    const text = await readCompositionFile(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
+    const variables = text === undefined ? [] : extractCompositionMetadata(text).variables;
+    if (variables.length > 0) state.instances.push({ id: instance.id, src: instance.src, values: instance.values, variables });
+  }
 
   // Paths relative to the working directory, so findings read as `compose lint` prints them.
   const files: string[] = [];

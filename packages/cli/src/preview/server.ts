@@ -1,11 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, extname, join, normalize, sep } from "node:path";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { dirname, extname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import sirv from "sirv";
+import { FRAME_RATES } from "@compose/core";
+import type { MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
+import { isInstanceValues, isPlainObject, withInstanceValues } from "./instance-values.js";
+import { listCompositions } from "./list-compositions.js";
 import { readProjectState } from "./project-state.js";
+import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
 /** The preview page's own files: plain HTML, CSS and JS, served as they are (no build step). */
@@ -34,6 +39,16 @@ export interface PreviewServerOptions {
   port: number;
   /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
   runtimeSource: (config: { variables?: Record<string, unknown> }) => string;
+  /** The renderer's render(), for the page's Render button. */
+  render: RenderFunction;
+  /** Names a composition file for output files, as compose render does. */
+  nameOf: (file: string) => string;
+  /** The renderer's planMedia(): video frames extracted as render extracts them, for the page to show. */
+  planMedia: (request: MediaPlanRequest) => Promise<unknown[]>;
+  /** Where planMedia() puts extracted frames, served under /__compose/frames/. */
+  framesDir: string;
+  /** Capture settings from the environment, as compose render reads them. */
+  renderSettings?: { captureMode?: "beginframe" | "screenshot"; readyTimeoutMs?: number };
 }
 
 export interface PreviewServer {
@@ -50,15 +65,73 @@ function notFound(response: ServerResponse): void {
   send(response, 404, "text/plain; charset=utf-8", "not found");
 }
 
-/** The boot config carried by the composition page's URL; {} when absent or malformed. */
-export function parseBootConfig(text: string | null): { variables?: Record<string, unknown> } {
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  send(response, status, "application/json; charset=utf-8", JSON.stringify(body));
+}
+
+/** Largest request body the page sends (render options and variable values). */
+const MAX_BODY_BYTES = 1 << 20;
+
+async function readJsonBody(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, problem: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch (error) {
+    return { ok: false, problem: `the request body is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * A POST must come from the preview page itself: JSON (which a form on another site cannot send
+ * without a preflight this server never answers) and, when the browser names it, this origin.
+ */
+function postAllowed(request: IncomingMessage): boolean {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const origin = request.headers.origin;
+  return type === "application/json" && (origin === undefined || origin === `http://${request.headers.host}`);
+}
+
+/** Streams a render's events as server-sent events, from its first, until it finishes or fails. */
+function streamRender(request: IncomingMessage, response: ServerResponse, job: RenderJob): void {
+  response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
+  const write = (event: unknown) => response.write(`data: ${JSON.stringify(event)}\n\n`);
+  write({ type: "output", url: job.outputUrl });
+  for (const event of job.events) write(event);
+  if (job.done) return void response.end();
+  const unsubscribe = job.subscribe((event) => {
+    write(event);
+    if (job.done) {
+      unsubscribe();
+      response.end();
+    }
+  });
+  request.on("close", unsubscribe);
+}
+
+export interface PreviewConfig {
+  /** The top-level composition's values (the runtime's boot config). */
+  variables?: Record<string, unknown>;
+  /** Values for sub-composition hosts by data-composition-id, written into the entry's HTML. */
+  instances?: Record<string, Record<string, unknown>>;
+}
+
+/** The config carried by the composition page's URL; {} when absent or malformed. */
+export function parseBootConfig(text: string | null): PreviewConfig {
   if (!text) return {};
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-    const { variables } = value as { variables?: unknown };
-    if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return {};
-    return { variables: variables as Record<string, unknown> };
+    if (!isPlainObject(value)) return {};
+    const { variables, instances } = value;
+    const config: PreviewConfig = {};
+    if (isPlainObject(variables)) config.variables = variables;
+    if (isInstanceValues(instances)) config.instances = instances;
+    return config;
   } catch {
     return {};
   }
@@ -81,16 +154,32 @@ function projectPath(root: string, pathname: string): string | undefined {
 
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const root = dirname(options.entryFile);
-  const entryUrl = `/${encodeURIComponent(basename(options.entryFile))}`;
+  /** The composition shown: the one compose preview was given, until the page picks another. */
+  let entry = { file: options.entryFile, pathArg: options.pathArg };
+  const entryUrl = () => `/${relative(root, entry.file).split(sep).map(encodeURIComponent).join("/")}`;
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
   let version = 1;
   const clients = new Set<ServerResponse>();
+  await mkdir(options.framesDir, { recursive: true });
+  const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
+  const renders = createRenderJobs({ entry: () => ({ file: entry.file, name: options.nameOf(entry.file) }), root, render: options.render, settings: options.renderSettings });
 
-  const state = () => readProjectState({ entryFile: options.entryFile, entryUrl, pathArg: options.pathArg, cwd: options.cwd, version });
+  const state = async () => ({
+    ...(await readProjectState({ entryFile: entry.file, entryUrl: entryUrl(), pathArg: entry.pathArg, cwd: options.cwd, version })),
+    compositions: await listCompositions(root),
+  });
+
+  const announceChange = (files: string[]) => {
+    version++;
+    const data = JSON.stringify({ version, files });
+    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
+  };
 
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
-    const html = await readFile(path, "utf8");
+    const { instances } = parseBootConfig(config);
+    const source = await readFile(path, "utf8");
+    const html = instances && path === entry.file ? withInstanceValues(source, instances) : source;
     const script = `<script src="${PREVIEW_PREFIX}runtime.js${config ? `?config=${encodeURIComponent(config)}` : ""}"></script>`;
     send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
   };
@@ -112,9 +201,54 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     request.on("close", () => clients.delete(response));
   };
 
+  /** POST /__compose/renders starts a render; POST /__compose/renders/<id>/cancel stops it. */
+  const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
+    if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
+    if (name === "entry") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const { path } = (body.value ?? {}) as { path?: unknown };
+      const compositions = await listCompositions(root);
+      if (typeof path !== "string" || !compositions.includes(path)) {
+        return sendJson(response, 400, { error: `path must be one of the project's compositions: ${compositions.join(", ")}` });
+      }
+      const file = join(root, ...path.split("/"));
+      entry = { file, pathArg: relative(options.cwd, file) || file };
+      announceChange([path]);
+      return sendJson(response, 200, { path });
+    }
+    if (name === "media") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const { fps, media } = (body.value ?? {}) as { fps?: unknown; media?: unknown };
+      if (!(FRAME_RATES as readonly unknown[]).includes(fps)) return sendJson(response, 400, { error: `fps must be one of ${FRAME_RATES.join(", ")}` });
+      if (!Array.isArray(media)) return sendJson(response, 400, { error: "media must be the list describeMedia() gives" });
+      try {
+        const baseUrl = `http://${request.headers.host}/`;
+        const plans = await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number });
+        return sendJson(response, 200, { plans });
+      } catch (error) {
+        return sendJson(response, 400, { error: (error as Error).message, code: (error as { code?: string }).code });
+      }
+    }
+    if (name === "renders") {
+      const body = await readJsonBody(request);
+      if (!body.ok) return sendJson(response, 400, { error: body.problem });
+      const started = await renders.start(body.value);
+      if (!started.ok) return sendJson(response, 400, { error: started.problem });
+      return sendJson(response, 202, { id: started.job.id, output: started.job.outputUrl });
+    }
+    const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
+    const job = cancel && renders.get(cancel[1]!);
+    if (!job) return sendJson(response, 404, { error: `no render at ${PREVIEW_PREFIX}${name}` });
+    job.cancel();
+    return sendJson(response, 202, { id: job.id });
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      response.writeHead(405, { Allow: "GET, HEAD" }).end();
+    const post = request.method === "POST";
+    if (request.method !== "GET" && request.method !== "HEAD" && !post) {
+      response.writeHead(405, { Allow: "GET, HEAD, POST" }).end();
       return;
     }
     // Only this machine's names: a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read the project.
@@ -125,15 +259,28 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     }
     const url = new URL(request.url ?? "/", "http://preview.invalid");
     const { pathname } = url;
+    if (post) {
+      if (!pathname.startsWith(PREVIEW_PREFIX)) return sendJson(response, 405, { error: "only the preview's own endpoints accept POST" });
+      return handlePost(request, response, pathname.slice(PREVIEW_PREFIX.length));
+    }
     if (pathname === "/") return serveApp(response, "index.html");
     if (pathname.startsWith(PREVIEW_PREFIX)) {
       const name = pathname.slice(PREVIEW_PREFIX.length);
       if (name === "state") return send(response, 200, "application/json; charset=utf-8", JSON.stringify(await state()));
       if (name === "events") return events(request, response);
+      const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
+      if (renderEvents) {
+        const job = renders.get(renderEvents[1]!);
+        return job ? streamRender(request, response, job) : notFound(response);
+      }
       if (name === "runtime.js") {
-        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
+        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource({ variables: parseBootConfig(url.searchParams.get("config")).variables }));
       }
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
+      if (name.startsWith("frames/")) {
+        request.url = `/${name.slice("frames/".length)}`;
+        return frames(request, response, () => notFound(response));
+      }
       return notFound(response);
     }
     let path = projectPath(root, pathname);
@@ -161,11 +308,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       resolve();
     });
   });
-  watcher = watchProject(root, (changed) => {
-    version++;
-    const data = JSON.stringify({ version, files: changed });
-    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
-  });
+  watcher = watchProject(root, announceChange);
   // Comments keep idle connections open through proxies and show a dead client quickly.
   const keepAlive = setInterval(() => {
     for (const client of clients) client.write(": ping\n\n");
@@ -178,6 +321,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(keepAlive);
+        renders.cancelAll();
         watcher?.close();
         watcher = undefined;
         for (const client of clients) client.end();

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { validateRenderOptions, type RenderOptions } from "@compose/core";
+import { validateRenderOptions, type OptionProblem, type RenderOptions } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
@@ -69,6 +69,14 @@ async function readVariables(flags: RenderFlags): Promise<Record<string, unknown
   return fromFile || inline ? { ...fromFile, ...inline } : undefined;
 }
 
+/** A problem of the options schema as one line, the field named as its user knows it. */
+export function optionsProblemLine({ field, problem, value }: OptionProblem, nameOf: (field: string) => string): string {
+  const shown = typeof value === "string" ? value : JSON.stringify(value);
+  // A value can be megabytes of JSON: its start is enough to recognise it.
+  const got = value === undefined ? "" : ` (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`;
+  return `${nameOf(field)} ${problem}${got}`;
+}
+
 /** Turns the flags into validated render options, or a UsageError naming the flag and what it allows. */
 export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
   // Meaningful to the producer server only, but refused here by the server's own rule when out of range.
@@ -93,13 +101,7 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
   };
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const result = validateRenderOptions(defined, flagName);
-  if (!result.ok) {
-    const { field, problem, value } = result.problem;
-    const shown = typeof value === "string" ? value : JSON.stringify(value);
-    // A value can be megabytes of JSON: its start is enough to recognise it.
-    const got = value === undefined ? "" : ` (got ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown})`;
-    throw new UsageError(`${flagName(field)} ${problem}${got}`);
-  }
+  if (!result.ok) throw new UsageError(optionsProblemLine(result.problem, flagName));
   return result.options;
 }
 

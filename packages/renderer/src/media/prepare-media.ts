@@ -24,6 +24,9 @@ export interface MediaContext {
   signal?: AbortSignal;
 }
 
+/** What the media step needs of a page: its description, and a way to hand it the plans. */
+export type MediaPage = Pick<CompositionPage, "describeMedia" | "prepareMedia">;
+
 export interface PreparedMedia {
   audio: AudioClip[];
   /** The transfer of the first HDR video source, if any. */
@@ -91,7 +94,7 @@ function naturalDuration(media: MediaDescription, facts: SourceFacts): number {
  * <audio> the live DOM has (top level and instances), gives the page their natural durations,
  * extracts each video's frames at the output fps for the page to show, and plans the audio mix.
  */
-export async function prepareMedia(pages: readonly CompositionPage[], context: MediaContext): Promise<PreparedMedia> {
+export async function prepareMedia(pages: readonly MediaPage[], context: MediaContext): Promise<PreparedMedia> {
   const first = pages[0]!;
   const described = await first.describeMedia();
   if (described.length === 0) return { audio: [], hdr: undefined };

@@ -11,6 +11,7 @@ import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
 import { Seeker } from "./seek.js";
+import { describeTimeline } from "./timeline.js";
 import { VirtualTimers } from "./timers.js";
 import { createVariableReader } from "./variables.js";
 import { VirtualClock } from "./virtual-clock.js";
@@ -55,6 +56,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     waitFor: <T>(promise: PromiseLike<T>, label?: string) => work.waitFor(promise, label),
     ready: () => (readiness ??= compositionReady(timers, history, work)),
     describeMedia,
+    describeTimeline,
     mediaGains,
     gainLog: () => gains.samples,
     prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, () => describeComposition(history)),

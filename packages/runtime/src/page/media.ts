@@ -22,7 +22,7 @@ function ownMedia(): HTMLMediaElement[] {
   return root ? Array.from(root.querySelectorAll<HTMLMediaElement>(MEDIA_SELECTOR)) : [];
 }
 
-function mediaSource(element: HTMLMediaElement): string {
+export function mediaSource(element: HTMLMediaElement): string {
   const src = element.getAttribute("src") ?? element.querySelector("source")?.getAttribute("src") ?? "";
   return src === "" ? "" : new URL(src, document.baseURI).href;
 }
