@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium-headless-shell chromium ffmpeg fonts-dejavu-core fonts-liberation2 fonts-noto-color-emoji redis-server)
+packages=(chromium-headless-shell chromium firefox-esr ffmpeg fonts-dejavu-core fonts-liberation2 fonts-noto-color-emoji redis-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -31,8 +31,8 @@ beforeAll(async () => {
 afterAll(() => rm(outputs, { recursive: true, force: true }));
 
 describe("examples/", () => {
-  it("holds the hello, lower third, teaser and chart examples", () => {
-    expect(EXAMPLES.sort()).toEqual(["chart", "hello", "lower-third", "teaser"]);
+  it("holds the hello, lower third, teaser, chart and scenes examples", () => {
+    expect(EXAMPLES.sort()).toEqual(["chart", "hello", "lower-third", "scenes", "teaser"]);
   });
 
   it.each(EXAMPLES)("%s lints clean and renders without a warning", (name) => {
