@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mixArgs, shiftClips, tempoFactors, type AudioClip } from "./audio-mix.js";
+import { concatArgs } from "../encode/encoder-args.js";
+import { mixArgs, muxArgs, shiftClips, tempoFactors, type AudioClip } from "./audio-mix.js";
 
 const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
   key: "0",
@@ -76,6 +77,30 @@ describe("shiftClips", () => {
   it("cuts what began before the slice and drops what ended before it", () => {
     expect(shiftClips([clip({ start: 0.5, duration: 2 }), clip({ key: "1", start: 0, duration: 0.5 })], 1)).toEqual([
       clip({ start: 0, duration: 1.5, mediaStart: 0.5 }),
+    ]);
+  });
+});
+
+describe("muxArgs and concatArgs", () => {
+  it.each<[string, string[]]>([
+    ["mp4", ["-movflags", "+faststart"]],
+    ["mov", ["-movflags", "+faststart"]],
+    ["webm", []],
+  ])("%s: streams copied, never re-encoded; the index up front where the container has one", (format, container) => {
+    expect(muxArgs("video.x", "audio.x", format as "mp4", "out.x")).toEqual([
+      "-hide_banner", "-loglevel", "error", "-y",
+      "-i", "video.x", "-i", "audio.x",
+      "-map", "0:v:0", "-map", "1:a:0",
+      "-c", "copy",
+      ...container,
+      "out.x",
+    ]);
+    expect(concatArgs("parts.txt", format as "mp4", "out.x")).toEqual([
+      "-hide_banner", "-loglevel", "error", "-y",
+      "-f", "concat", "-safe", "0", "-i", "parts.txt",
+      "-c", "copy",
+      ...container,
+      "out.x",
     ]);
   });
 });

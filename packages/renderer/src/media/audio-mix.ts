@@ -1,4 +1,5 @@
 import type { OutputFormat } from "@compose/core";
+import { containerArgs } from "../encode/encoder-args.js";
 
 export interface AudioClip {
   /** The media element's key (MediaDescription.key), which its gain samples are keyed by. */
@@ -98,7 +99,7 @@ export function muxArgs(video: string, audio: string, format: OutputFormat, outp
     "-i", video, "-i", audio,
     "-map", "0:v:0", "-map", "1:a:0",
     "-c", "copy",
-    ...(format === "mp4" || format === "mov" ? ["-movflags", "+faststart"] : []),
+    ...containerArgs(format),
     output,
   ];
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { extractionArgs, type FrameExtraction } from "./extract-frames.js";
+
+const job = (over: Partial<FrameExtraction> = {}): FrameExtraction => ({
+  input: "clip.mp4",
+  sourceId: "abc",
+  fps: 30,
+  mediaStart: 0,
+  duration: 1,
+  playbackRate: 1,
+  image: "jpeg",
+  hdr: undefined,
+  ...over,
+});
+
+const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+describe("extractionArgs", () => {
+  it.each<[string, Partial<FrameExtraction>, { vf: string; frames: string; seek?: string; quality?: string }]>([
+    [
+      "a second at 30 fps as 4:4:4 JPEG",
+      {},
+      { vf: "setpts=(PTS-STARTPTS)/1,fps=30,scale=flags=accurate_rnd+full_chroma_int+bitexact,format=yuvj444p", frames: "30", quality: "2" },
+    ],
+    [
+      "from 2.5 s into the source, at half speed, as RGBA PNG",
+      { mediaStart: 2.5, playbackRate: 0.5, image: "png", fps: 24, duration: 0.5 },
+      { vf: "setpts=(PTS-STARTPTS)/0.5,fps=24,scale=flags=accurate_rnd+full_chroma_int+bitexact,format=rgba", frames: "12", seek: "2.5" },
+    ],
+    [
+      "a duration that is not a whole number of frames rounds up",
+      { duration: 1.01 },
+      { vf: "setpts=(PTS-STARTPTS)/1,fps=30,scale=flags=accurate_rnd+full_chroma_int+bitexact,format=yuvj444p", frames: "31", quality: "2" },
+    ],
+  ])("%s", (_, over, expected) => {
+    const args = extractionArgs(job(over), "frames/frame_%06d.jpg");
+    expect(after(args, "-vf")).toBe(expected.vf);
+    expect(after(args, "-frames:v")).toBe(expected.frames);
+    expect(args.includes("-ss") ? after(args, "-ss") : undefined).toBe(expected.seek);
+    expect(args.includes("-q:v") ? after(args, "-q:v") : undefined).toBe(expected.quality);
+    expect(after(args, "-start_number")).toBe("0");
+    expect(args.at(-1)).toBe("frames/frame_%06d.jpg");
+    // -ss before -i seeks the input, so the first frame is the one at mediaStart.
+    if (expected.seek) expect(args.indexOf("-ss")).toBeLessThan(args.indexOf("-i"));
+  });
+
+  it("tone-maps an HDR source to BT.709 before anything else", () => {
+    const vf = after(extractionArgs(job({ hdr: "pq" }), "f_%06d.jpg"), "-vf")!;
+    expect(vf.startsWith("zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,setpts=")).toBe(true);
+  });
+});
