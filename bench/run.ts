@@ -7,7 +7,7 @@
  * from the middle of the composition.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { defaultWorkerCount, validateRenderOptions } from "@compose/core";
@@ -34,6 +34,12 @@ interface Run {
   replayed: number;
   replayMs: number;
 }
+
+/** The Node flags the compose command starts with (its shebang), which "ours" runs with too. */
+const CLI_NODE_FLAGS = (() => {
+  const shebang = readFileSync(join(root, "packages", "cli", "bin", "compose.js"), "utf8").split("\n")[0]!;
+  return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, "").split(/\s+/).filter(Boolean);
+})();
 
 /** Compositions also rendered with these worker counts, beside `--workers auto`. */
 const EXTRA_WORKERS: Record<string, number[]> = { particles: [1, 2] };
@@ -86,7 +92,8 @@ async function measure(
   const output = join(dir, `${script}.mp4`);
   const started = performance.now();
   const args = [join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output, ...(workers ? [String(workers)] : [])];
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const nodeFlags = script === "ours" ? CLI_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const monitor = new TreeMonitor(child.pid!);
