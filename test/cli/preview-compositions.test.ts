@@ -17,8 +17,6 @@ let preview: PreviewSession;
 beforeAll(async () => {
   project = await createProject({ "intro.html": INTRO_HTML, "scenes/outro.html": OUTRO_HTML, "notes.html": "<p>not a composition</p>" }, { prefix: "compose-preview-folder-" });
   preview = await openPreview(project.dir);
-  await preview.page.goto(preview.url);
-  await preview.settled(0);
 }, 120_000);
 
 afterAll(async () => {

@@ -18,8 +18,6 @@ let preview: PreviewSession;
 beforeAll(async () => {
   project = await createHistoryProject();
   preview = await openPreview(project.dir);
-  await preview.page.goto(preview.url);
-  await preview.settled();
 });
 
 afterAll(async () => {

@@ -30,8 +30,6 @@ beforeAll(async () => {
   await generateMedia(project.dir, ["colours", "tone"]);
   cache = await createCacheDir();
   preview = await openPreview(project.dir, { env: cache.env });
-  await preview.page.goto(preview.url);
-  await preview.settled(0);
 }, 180_000);
 
 afterAll(async () => {

@@ -67,8 +67,6 @@ let preview: PreviewSession;
 beforeAll(async () => {
   project = await createProject({ "index.html": INDEX_HTML, "card.html": CARD_HTML }, { prefix: "compose-preview-frames-" });
   preview = await openPreview(project.dir);
-  await preview.page.goto(preview.url);
-  await preview.settled(0);
 }, 120_000);
 
 afterAll(async () => {

@@ -48,8 +48,6 @@ beforeAll(async () => {
   project = await createProject({ "index.html": INDEX_HTML, "card.html": CARD_HTML }, { prefix: "compose-studio-" });
   await generateMedia(project.dir, ["tone"]);
   preview = await openPreview(project.dir);
-  await preview.page.goto(preview.url);
-  await preview.settled(0);
   await preview.page.waitForSelector(".clip");
 }, 120_000);
 

@@ -73,9 +73,6 @@ beforeAll(async () => {
   project = await createProject({ "index.html": indexHtml(), "card.html": CARD_HTML }, { prefix: "compose-preview-" });
   preview = await openPreview(project.dir);
   ({ url, page, settled, scrubTo, inComposition } = preview);
-  await preview.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
-  await page.goto(url);
-  await settled();
 });
 
 afterAll(async () => {

@@ -29,7 +29,10 @@ export interface PreviewSession {
   close(): Promise<void>;
 }
 
-/** Starts `compose preview target` and opens its page in a new browser. */
+/**
+ * Starts `compose preview target`, opens its page in a new browser (which may use the clipboard)
+ * and waits until the first frame shows.
+ */
 export async function openPreview(target: string, options: { env?: Record<string, string> } = {}): Promise<PreviewSession> {
   const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 300_000, env: options.env });
   const userDataDir = await mkdtemp(join(tmpdir(), "compose-preview-browser-"));
@@ -82,5 +85,8 @@ export async function openPreview(target: string, options: { env?: Record<string
       await rm(userDataDir, { recursive: true, force: true });
     },
   };
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(url).origin });
+  await page.goto(url);
+  await settled(0);
   return session;
 }
