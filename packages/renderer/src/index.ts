@@ -1,9 +1,9 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
-export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./render/render-events.js";
-export { RenderError, type RenderErrorCode } from "./render/render-error.js";
-export { DEFAULT_LIMITS, type RenderLimits } from "./render/render-limits.js";
+export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./common/render-events.js";
+export { RenderError, type RenderErrorCode } from "./common/render-error.js";
+export { DEFAULT_LIMITS, type RenderLimits } from "./composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./browser/network-policy.js";
-export type { CaptureMode } from "./capture/frame-capturer.js";
+export type { CaptureMode } from "./browser/frame-capturer.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
@@ -15,7 +15,7 @@ export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from
 // For distributed renders (the producer's workers): frame-range chunks rendered with `audio: false`,
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
-export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./encode/join-chunks.js";
+export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./assemble/join-chunks.js";
 export { audioFileName } from "./media/audio-mix.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.

@@ -1,5 +1,5 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 /** What the page requested and could not get. */
 interface AssetFailure {

@@ -1,11 +1,11 @@
 import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
 import type { QualityName } from "@compose/core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
-import { createFrameCapturer, type CaptureMode } from "../capture/frame-capturer.js";
+import { createFrameCapturer, type CaptureMode } from "./frame-capturer.js";
 import type { FrameImageFormat } from "../encode/encoder-args.js";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 import type { GainSamples } from "../media/volume-envelope.js";
-import type { FrameStats } from "../render/render-events.js";
+import type { FrameStats } from "../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
 import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";

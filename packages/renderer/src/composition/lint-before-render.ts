@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { lintProject, type LintFinding } from "@compose/core";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 import { createSubCompositionResolver } from "./resolve-sub-composition.js";
 
 /** How render refuses a finding: its code and message as lint gives them, and where it is. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeArgs, type EncodeSettings } from "./encoder-args.js";
-import { HARDWARE_ENCODERS } from "./hardware-encoder.js";
+import { HARDWARE_ENCODERS } from "../common/hardware-encoder.js";
 
 const hardware = (name: string) => HARDWARE_ENCODERS.find((encoder) => encoder.name === name)!;
 const base = { fps: 30, width: 320, height: 180, quality: "standard" } as const;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { QUALITY_PRESETS, type OutputFormat, type RenderOptions } from "@compose/core";
 import type { HdrTransfer } from "../media/probe-source.js";
-import type { HardwareEncoder } from "./hardware-encoder.js";
+import type { HardwareEncoder } from "../common/hardware-encoder.js";
 
 /** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";

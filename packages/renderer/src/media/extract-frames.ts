@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { runFfmpeg } from "../encode/ffmpeg-process.js";
+import { runFfmpeg } from "../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import { cachedDirectory, cacheRoot, keyOf } from "./media-cache.js";
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 export function ffprobePath(): string {
   return process.env.COMPOSE_FFPROBE || "ffprobe";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
 import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 function invalid(output: string, problem: string): RenderError {
   return new RenderError("invalid-output", `the output ${output} ${problem}`);

@@ -2,10 +2,10 @@ import { mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { frameCount } from "@compose/core";
-import { openSession, withRenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
-import { gainEnvelopes, mixAudio } from "./mix-audio.js";
-import { throwIfAborted } from "./render-error.js";
-import { replayFrames } from "./replay-frames.js";
+import { openSession, withRenderContext, type RenderHooks, type SessionRequest } from "../load/open-composition.js";
+import { gainEnvelopes, mixAudio } from "../assemble/mix-audio.js";
+import { throwIfAborted } from "../common/render-error.js";
+import { replayFrames } from "../capture/replay-frames.js";
 
 export interface CompositionAudioRequest extends SessionRequest {
   /**

@@ -4,24 +4,24 @@ import { join } from "node:path";
 import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
 import type { CompositionPage } from "../browser/composition-page.js";
 import { sequenceFrameName } from "../encode/encoder-args.js";
-import type { FrameSink } from "../encode/frame-sink.js";
-import { OutputAssembly } from "../encode/output-assembly.js";
+import type { FrameSink } from "../encode/encoder-sink.js";
+import { OutputAssembly } from "../assemble/output-assembly.js";
 import { audioFileName, shiftClips } from "../media/audio-mix.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
-import { frameTime, splitFrames, type FrameRange } from "../plan/frame-ranges.js";
-import { chooseDynamicRange } from "./dynamic-range.js";
-import { warnOnFlatFrames } from "./flat-frames.js";
-import { warnOnStillness } from "./stillness.js";
-import { chooseHardwareEncoder } from "./hardware-choice.js";
-import { gainEnvelopes, mixAudio, type AudioMix } from "./mix-audio.js";
-import { ProgressMeter } from "./progress-meter.js";
-import { replayFrames } from "./replay-frames.js";
-import type { FrameStats, RenderFinishedEvent } from "./render-events.js";
-import { RenderError, throwIfAborted } from "./render-error.js";
-import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "./composition-session.js";
+import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
+import { chooseDynamicRange } from "../plan/dynamic-range.js";
+import { warnOnFlatFrames } from "../assemble/flat-frames.js";
+import { warnOnStillness } from "../capture/stillness.js";
+import { chooseHardwareEncoder } from "../plan/hardware-choice.js";
+import { gainEnvelopes, mixAudio, type AudioMix } from "../assemble/mix-audio.js";
+import { ProgressMeter } from "../capture/progress-meter.js";
+import { replayFrames } from "../capture/replay-frames.js";
+import type { FrameStats, RenderFinishedEvent } from "../common/render-events.js";
+import { RenderError, throwIfAborted } from "../common/render-error.js";
+import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "../load/open-composition.js";
 
 export interface RenderRequest extends SessionRequest {
   /** The output file, or directory for png-sequence. */

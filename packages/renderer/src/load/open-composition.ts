@@ -5,20 +5,20 @@ import { BrowserPool } from "../browser/browser-pool.js";
 import type { CompositionPage } from "../browser/composition-page.js";
 import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy } from "../browser/network-policy.js";
 import { startPolicyProxy } from "../browser/policy-proxy.js";
-import type { CaptureMode } from "../capture/frame-capturer.js";
+import type { CaptureMode } from "../browser/frame-capturer.js";
 import { refusal } from "../composition/lint-before-render.js";
-import { loadComposition, type LoadedComposition } from "../composition/load-composition.js";
+import { loadComposition, type LoadedComposition } from "../composition/read-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
 import { cacheRoot } from "../media/media-cache.js";
 import { prepareMedia, type PreparedMedia } from "../media/prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "../serve/project-server.js";
-import { warnOnRootSize } from "./composition-warnings.js";
+import { warnOnRootSize } from "../composition/composition-warnings.js";
 import { openPages, type PageNetwork } from "./open-pages.js";
-import { preflight } from "./preflight.js";
-import type { RenderEvent } from "./render-events.js";
-import { cancelledError, RenderError, throwIfAborted } from "./render-error.js";
-import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./render-limits.js";
+import { preflight } from "../composition/preflight.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
+import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "../composition/render-limits.js";
 
 /** What opening a composition needs: the part of a render request before capture. */
 export interface SessionRequest {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { FrameRange } from "../plan/frame-ranges.js";
-import type { EncodeSettings } from "./encoder-args.js";
-import { encoderSink, type FrameSink } from "./frame-sink.js";
+import type { FrameRange } from "../common/frame-ranges.js";
+import type { EncodeSettings } from "../encode/encoder-args.js";
+import { encoderSink, type FrameSink } from "../encode/encoder-sink.js";
 import { joinVideo } from "./join-video.js";
 
 export interface AssemblyPlan {

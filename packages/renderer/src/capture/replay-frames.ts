@@ -1,6 +1,6 @@
 import type { CompositionPage } from "../browser/composition-page.js";
-import { frameTime } from "../plan/frame-ranges.js";
-import { throwIfAborted } from "./render-error.js";
+import { frameTime } from "../common/frame-ranges.js";
+import { throwIfAborted } from "../common/render-error.js";
 
 /**
  * Plays composition frames `from` to `to` (exclusive) without capturing them, so that a page

@@ -3,8 +3,8 @@ import { createInterface } from "node:readline";
 import { join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
-import { ffmpegPath } from "../encode/ffmpeg-process.js";
-import type { RenderEvent } from "./render-events.js";
+import { ffmpegPath } from "../common/ffmpeg-process.js";
+import type { RenderEvent } from "../common/render-events.js";
 
 /** Encoders may dither a flat area by a step or two. */
 const FLAT_SPREAD = 2;

@@ -1,7 +1,7 @@
 import { rootSizeMismatchMessage } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
-import type { LoadedComposition } from "../composition/load-composition.js";
-import type { RenderEvent } from "./render-events.js";
+import type { LoadedComposition } from "./read-composition.js";
+import type { RenderEvent } from "../common/render-events.js";
 
 /** The composition element laid out at another size than data-width / data-height: frames crop or pad it. */
 export function warnOnRootSize(composition: LoadedComposition, info: CompositionInfo, emit: (event: RenderEvent) => void): void {

@@ -2,8 +2,8 @@ import { writeFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import { muxArgs } from "../media/audio-mix.js";
-import { concatArgs } from "./encoder-args.js";
-import { runFfmpeg } from "./ffmpeg-process.js";
+import { concatArgs } from "../encode/encoder-args.js";
+import { runFfmpeg } from "../common/ffmpeg-process.js";
 
 /**
  * Turns encoded video parts (in frame order, each starting on its own keyframe) and the mixed

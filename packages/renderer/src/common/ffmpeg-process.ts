@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "./render-error.js";
 
 const FFMPEG_MISSING =
   "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";

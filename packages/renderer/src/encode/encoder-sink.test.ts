@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutputFormat } from "@compose/core";
-import { encoderSink } from "./frame-sink.js";
+import { encoderSink } from "./encoder-sink.js";
 
 const run = promisify(execFile);
 const COLOURS = { red: "ff0000", green: "00ff00", blue: "0000ff" } as const;

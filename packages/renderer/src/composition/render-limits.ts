@@ -1,5 +1,5 @@
 import { frameCount } from "@compose/core";
-import { RenderError } from "./render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 /** Caps that keep one composition from taking a machine; whoever runs the renderer may raise them. */
 export interface RenderLimits {

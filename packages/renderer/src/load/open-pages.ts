@@ -3,12 +3,12 @@ import { TRANSPARENT_FORMATS } from "@compose/core";
 import type { BrowserPool } from "../browser/browser-pool.js";
 import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
 import { enforceNetworkPolicy, type NetworkPolicy, type Ruling } from "../browser/network-policy.js";
-import type { CaptureMode } from "../capture/frame-capturer.js";
-import type { LoadedComposition } from "../composition/load-composition.js";
+import type { CaptureMode } from "../browser/frame-capturer.js";
+import type { LoadedComposition } from "../composition/read-composition.js";
 import { frameImageFormat } from "../encode/encoder-args.js";
-import type { RenderEvent } from "./render-events.js";
-import { RenderError } from "./render-error.js";
-import type { SessionRequest as RenderRequest } from "./composition-session.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { RenderError } from "../common/render-error.js";
+import type { SessionRequest as RenderRequest } from "./open-composition.js";
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
 

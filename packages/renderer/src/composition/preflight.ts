@@ -1,8 +1,8 @@
 import { oddSizeMessage, validateVariableValues, type RenderOptions } from "@compose/core";
-import { refuseLintErrors, refusal } from "../composition/lint-before-render.js";
-import type { LoadedComposition } from "../composition/load-composition.js";
-import type { RenderEvent } from "./render-events.js";
-import { RenderError } from "./render-error.js";
+import { refuseLintErrors, refusal } from "./lint-before-render.js";
+import type { LoadedComposition } from "./read-composition.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { RenderError } from "../common/render-error.js";
 
 /** Everything that can be refused before a browser starts. */
 export async function preflight(composition: LoadedComposition, options: RenderOptions, emit: (event: RenderEvent) => void): Promise<void> {

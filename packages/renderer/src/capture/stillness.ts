@@ -1,5 +1,5 @@
 import type { CompositionInfo } from "@compose/runtime";
-import type { FrameStats, RenderEvent } from "./render-events.js";
+import type { FrameStats, RenderEvent } from "../common/render-events.js";
 
 /**
  * Ends a render in which no frame changed, although the page defines animation that seeking does

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import type { CompositionPage } from "../browser/composition-page.js";
-import { runFfmpeg } from "../encode/ffmpeg-process.js";
+import { runFfmpeg } from "../common/ffmpeg-process.js";
 import { mixArgs, type AudioClip } from "../media/audio-mix.js";
 import { frameGains, writeEnvelope } from "../media/volume-envelope.js";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { extractCompositionMetadata, type CompositionMetadata } from "@compose/core";
-import { RenderError } from "../render/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 export interface LoadedComposition {
   file: string;

@@ -1,5 +1,5 @@
 import { encodeArgs, frameImageFormat, type EncodeSettings, type EncodeTarget } from "./encoder-args.js";
-import { FrameEncoder } from "./ffmpeg-process.js";
+import { FrameEncoder } from "../common/ffmpeg-process.js";
 import { matroskaFrameStream } from "./matroska-frames.js";
 
 /** Where one worker's captured frames go, in order. */

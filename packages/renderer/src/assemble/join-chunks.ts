@@ -4,8 +4,8 @@ import type { OutputFormat } from "@compose/core";
 import { audioFileName } from "../media/audio-mix.js";
 import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
-import { cancelledError, RenderError, throwIfAborted } from "../render/render-error.js";
-import { sequenceFrameName } from "./encoder-args.js";
+import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
+import { sequenceFrameName } from "../encode/encoder-args.js";
 import { joinVideo } from "./join-video.js";
 
 export interface JoinChunksRequest {
