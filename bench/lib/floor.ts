@@ -8,8 +8,8 @@ import { frameCount, validateRenderOptions } from "@compose/core";
 import { dirname, join } from "node:path";
 import { openCompositionPage } from "../../packages/renderer/src/browser/composition-page.js";
 import { launchBrowser } from "../../packages/renderer/src/browser/launch-browser.js";
-import { loadComposition } from "../../packages/renderer/src/composition/load-composition.js";
-import { encoderSink } from "../../packages/renderer/src/encode/frame-sink.js";
+import { readComposition } from "../../packages/renderer/src/composition/read-composition.js";
+import { encoderSink } from "../../packages/renderer/src/encode/encoder-sink.js";
 import { cacheRoot } from "../../packages/renderer/src/media/media-cache.js";
 import { prepareMedia } from "../../packages/renderer/src/media/prepare-media.js";
 import { serveProject } from "../../packages/renderer/src/serve/project-server.js";
@@ -18,7 +18,7 @@ const [file, output] = process.argv.slice(2);
 const result = validateRenderOptions({});
 if (!result.ok || !file || !output) throw new Error("usage: floor.ts <composition.html> <output.mp4>");
 const { fps, quality } = result.options;
-const composition = await loadComposition(file);
+const composition = await readComposition(file);
 const server = await serveProject(dirname(file), join(cacheRoot(), "frames"));
 const browser = await launchBrowser({ beginFrameControl: true, gpu: true });
 const page = await openCompositionPage(browser, {
@@ -27,18 +27,22 @@ const page = await openCompositionPage(browser, {
   height: composition.height,
   transparent: false,
   captureMode: "beginframe",
-  image: "jpeg",
-  quality,
-  jpegQuality: 80,
   boot: {},
   readyTimeoutMs: 60_000,
-  reuseFrames: false,
+  allowMissingAssets: false,
+  warn: () => undefined,
 });
 await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg" });
 const frames = frameCount(page.info.duration!, fps);
-// Every frame's image is sent, as a minimal loop would.
+// Every frame's image is sent, as a minimal loop would: a frame the compositor drew no damage for is the last image again.
 const sink = encoderSink({ format: "mp4", fps, quality, width: composition.width, height: composition.height }, { kind: "file", path: output }, frames);
-for (let frame = 0; frame < frames; frame++) await sink.write(await page.frameAt(frame / fps));
+const capture = { image: "jpeg" as const, jpegQuality: 80, reuseFrames: false };
+let last: Buffer | undefined;
+for (let frame = 0; frame < frames; frame++) {
+  const result = await page.frameAt(frame / fps, capture);
+  if (result.kind === "image") last = result.data;
+  await sink.take({ kind: "image", data: last! });
+}
 await sink.finish();
 await browser.close();
 await server.close();

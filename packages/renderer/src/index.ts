@@ -16,7 +16,7 @@ export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
 export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./assemble/join-chunks.js";
-export { audioFileName } from "./media/audio-mix.js";
+export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./composition/resolve-sub-composition.js";

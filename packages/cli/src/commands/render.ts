@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { formatOfOutputPath, outputExtension, OUTPUT_FORMATS, QUALITY_NAMES, type RenderOptions } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
-import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
+import { flagName, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 import { addSafetyOptions, limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
@@ -106,11 +106,13 @@ export function registerRender(program: Command): void {
             frames: selection.frames,
             still: selection.still,
             ...settings,
+            optionName: flagName,
           },
           { onEvent: report, signal: controller.signal },
         );
       } catch (error) {
         if (!(error instanceof RenderError)) throw error;
+        if (process.env.COMPOSE_DEBUG && error.cause) console.error(error.cause);
         process.stderr.write(`error: ${error.message}\n`);
         process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
       } finally {

@@ -9,11 +9,15 @@ export type FrameRate = (typeof FRAME_RATES)[number];
 export const QUALITY_NAMES = ["draft", "standard", "high"] as const;
 export type QualityName = (typeof QUALITY_NAMES)[number];
 
-/** SPEC.md's quality presets: CRF and x264 preset. */
-export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: string }> = {
-  draft: { crf: 28, x264Preset: "ultrafast" },
-  standard: { crf: 18, x264Preset: "medium" },
-  high: { crf: 15, x264Preset: "slow" },
+/**
+ * SPEC.md's quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
+ * the browser, the lowest that keeps the output within 1 dB of what x264 makes from lossless
+ * frames at the preset's CRF, small text included (docs/fidelity.md has the figures).
+ */
+export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: string; jpegQuality: number }> = {
+  draft: { crf: 28, x264Preset: "ultrafast", jpegQuality: 90 },
+  standard: { crf: 18, x264Preset: "medium", jpegQuality: 90 },
+  high: { crf: 15, x264Preset: "slow", jpegQuality: 95 },
 };
 
 export const MAX_WORKERS = 8;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { ffmpegPath } from "../common/ffmpeg-process.js";
+import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
 import type { RenderEvent } from "../common/render-events.js";
 
 /** Encoders may dither a flat area by a step or two. */
@@ -14,7 +15,7 @@ const FLAT_SPREAD = 2;
  * first frame that is not, which in a normal render is the first one, so the check costs little.
  */
 async function everyFrameFlat(output: string, format: OutputFormat, signal: AbortSignal | undefined): Promise<boolean> {
-  const input = format === "png-sequence" ? ["-f", "image2", "-i", join(output, "frame_%06d.png")] : ["-i", output];
+  const input = format === "png-sequence" ? ["-f", "image2", "-i", join(output, SEQUENCE_FRAME_PATTERN)] : ["-i", output];
   const child = spawn(
     ffmpegPath(),
     ["-v", "error", ...input, "-an", "-vf", "signalstats,metadata=mode=print:file='pipe\\:1'", "-f", "null", "-"],

@@ -1,11 +1,11 @@
 import { copyFile, readdir, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { OutputFormat } from "@compose/core";
-import { audioFileName } from "../media/audio-mix.js";
+import { audioFileName, isSequenceFrameName, sequenceFrameName } from "../output/output-names.js";
 import { outputSize } from "../output/output-size.js";
 import { stageDirectory, stageFile } from "../output/staged-output.js";
 import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
-import { sequenceFrameName } from "../encode/encoder-args.js";
+
 import { joinVideo } from "./join-video.js";
 
 export interface JoinChunksRequest {
@@ -28,8 +28,6 @@ export interface JoinedOutput {
   sizeBytes: number;
 }
 
-const FRAME_FILE = /^frame_\d+\.png$/;
-
 /**
  * Joins chunk outputs into one output without re-encoding: video chunks with ffmpeg's concat
  * demuxer (`-c copy`, each chunk starts on its own keyframe), then the audio muxed in (`-c copy`);
@@ -46,7 +44,7 @@ export async function joinChunks(request: JoinChunksRequest): Promise<JoinedOutp
     try {
       let next = 0;
       for (const chunk of chunks) {
-        const frames = (await readdir(chunk)).filter((name) => FRAME_FILE.test(name)).sort();
+        const frames = (await readdir(chunk)).filter(isSequenceFrameName).sort();
         for (const name of frames) await rename(join(chunk, name), join(staged.path, sequenceFrameName(next++)));
         throwIfAborted(signal);
       }

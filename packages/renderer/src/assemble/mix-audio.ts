@@ -1,21 +1,9 @@
 import { join } from "node:path";
-import type { OutputFormat } from "@compose/core";
 import type { CompositionPage } from "../browser/composition-page.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
-import { mixArgs, type AudioClip } from "../media/audio-mix.js";
+import { mixArgs } from "../media/audio-mix.js";
+import type { AudioMix } from "../plan/render-plan.js";
 import { frameGains, writeEnvelope } from "../media/volume-envelope.js";
-
-export interface AudioMix {
-  clips: readonly AudioClip[];
-  format: OutputFormat;
-  fps: number;
-  /** The composition frame the output's frame 0 is, and how many frames the output has. */
-  firstFrame: number;
-  frames: number;
-  output: string;
-  /** Where the gain envelopes are written. */
-  workDir: string;
-}
 
 /**
  * Gain envelopes for the mix from the gains the pages recorded while they were seeked, one file

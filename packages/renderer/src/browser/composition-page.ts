@@ -1,8 +1,7 @@
 import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
-import type { QualityName } from "@compose/core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
-import { createFrameCapturer, type CaptureMode } from "./frame-capturer.js";
-import type { FrameImageFormat } from "../encode/encoder-args.js";
+import { REPEAT, type FrameResult } from "../common/frame-result.js";
+import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameImageSettings } from "./frame-capturer.js";
 import { RenderError } from "../common/render-error.js";
 import type { GainSamples } from "../media/volume-envelope.js";
 import type { FrameStats } from "../common/render-events.js";
@@ -16,17 +15,10 @@ export interface CompositionPageOptions {
   height: number;
   transparent: boolean;
   captureMode: CaptureMode;
-  image: FrameImageFormat;
-  /** The render's quality preset, which sets the JPEG quality of mp4 frames. */
-  quality: QualityName;
-  /** A JPEG quality other than the preset's (the benchmark's floor). */
-  jpegQuality?: number;
   boot: ComposeBootConfig;
   /** The render's frame rate, to name a frame in messages. */
   fps?: number;
   readyTimeoutMs: number;
-  /** Reuse the previous frame's image when the page says the seek changed nothing. */
-  reuseFrames: boolean;
   /** Warn of assets that fail to load instead of failing the render. */
   allowMissingAssets: boolean;
   warn: (code: string, message: string) => void;
@@ -36,10 +28,11 @@ export interface CompositionPageOptions {
 export interface CompositionPage {
   info: CompositionInfo;
   /**
-   * Seeks to `t` seconds and captures that frame. A frame known to equal the previous one comes
-   * back as the previous frame's very Buffer, which the render loop takes as a repeat.
+   * Seeks to `t` seconds and takes that frame: a repeat when it is known to equal the previous
+   * one (the page said the seek changed nothing, with `reuseFrames`, or the compositor drew no
+   * damage). Every repeat counts in `stats.reused`.
    */
-  frameAt(t: number): Promise<Buffer>;
+  frameAt(t: number, settings: FrameSettings): Promise<FrameResult>;
   /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
   replayAt(t: number): Promise<void>;
   /** Whether the page's state builds up from frame to frame (ComposeApi.needsHistory), as of its last seek. */
@@ -52,6 +45,11 @@ export interface CompositionPage {
   prepareMedia(plans: MediaPlan[]): Promise<void>;
   /** Every media element's gain at every seek so far (ComposeApi.gainLog). */
   gainLog(): Promise<GainSamples>;
+}
+
+/** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
+export interface FrameSettings extends FrameImageSettings {
+  reuseFrames: boolean;
 }
 
 async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
@@ -165,9 +163,12 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return ready;
   };
   const info = await load();
-  const captureFrame = createFrameCapturer(cdp, options.captureMode, options.image, options.quality, options.jpegQuality);
-  const capture = () =>
-    watch.within(captureFrame(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
+  let capturer: FrameCapturer | undefined;
+  const capture = (settings: FrameImageSettings) => {
+    // The settings are the render's, the same for every frame.
+    capturer ??= createFrameCapturer(cdp, options.captureMode, settings);
+    return watch.within(capturer.take(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
+  };
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
@@ -180,7 +181,8 @@ export async function openCompositionPage(browser: Browser, options: Composition
   };
 
   const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 };
-  let previous: Buffer | undefined;
+  /** Whether the page has given an image since it was loaded, so a repeat has something to repeat. */
+  let drawn = false;
   let needsHistory = info.needsHistory;
   let mediaPlans: MediaPlan[] | undefined;
 
@@ -225,7 +227,8 @@ export async function openCompositionPage(browser: Browser, options: Composition
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     async reload() {
       await load();
-      previous = undefined;
+      drawn = false;
+      capturer?.restart();
       if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
     },
     async replayAt(t: number): Promise<void> {
@@ -234,20 +237,18 @@ export async function openCompositionPage(browser: Browser, options: Composition
       stats.replayedFrames++;
       stats.replayMs += performance.now() - started;
     },
-    async frameAt(t: number): Promise<Buffer> {
+    async frameAt(t, settings) {
       const seekStarted = performance.now();
       const changed = await seek(t);
       assets.check();
       const captureStarted = performance.now();
       stats.frames++;
       stats.seekMs += captureStarted - seekStarted;
-      if (options.reuseFrames && !changed && previous) {
-        stats.reused++;
-        return previous;
-      }
-      previous = await capture();
+      const frame = settings.reuseFrames && !changed && drawn ? REPEAT : await capture(settings);
       stats.captureMs += performance.now() - captureStarted;
-      return previous;
+      if (frame.kind === "repeat") stats.reused++;
+      drawn = true;
+      return frame;
     },
   };
   return compositionPage;

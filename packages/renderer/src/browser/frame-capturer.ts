@@ -1,15 +1,6 @@
 import type { CDPSession } from "puppeteer-core";
-import type { QualityName } from "@compose/core";
-import type { FrameImageFormat } from "../encode/encoder-args.js";
-
-/**
- * JPEG quality of mp4 frames per preset: the lowest at which the output stays within 1 dB of
- * what x264 makes from lossless frames at the preset's CRF, small text included; each step up
- * costs capture and x264 time (docs/fidelity.md has the figures).
- * Chromium's JPEGs are 4:2:0 at any quality, like the H.264 they become, so the quality only
- * decides how much detail the JPEG itself throws away before x264 sees it.
- */
-const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 90, high: 95 };
+import type { FrameImageFormat } from "../common/frame-image.js";
+import { REPEAT, type FrameResult } from "../common/frame-result.js";
 
 /**
  * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
@@ -17,36 +8,52 @@ const JPEG_QUALITY: Record<QualityName, number> = { draft: 90, standard: 90, hig
  */
 export type CaptureMode = "beginframe" | "screenshot";
 
-export type FrameCapturer = () => Promise<Buffer>;
+/** How a frame's image leaves the browser. */
+export interface FrameImageSettings {
+  image: FrameImageFormat;
+  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
+  jpegQuality: number;
+}
+
+/** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
+export interface FrameCapturer {
+  take(): Promise<FrameResult>;
+  restart(): void;
+}
 
 /** How many BeginFrames a new page may take to draw its first frame. */
 const FIRST_FRAME_ATTEMPTS = 5;
 
-export function createFrameCapturer(
-  cdp: CDPSession,
-  mode: CaptureMode,
-  image: FrameImageFormat,
-  quality: QualityName,
-  jpegQuality = JPEG_QUALITY[quality],
-): FrameCapturer {
-  const screenshot = image === "jpeg"
-    ? { format: "jpeg" as const, quality: jpegQuality, optimizeForSpeed: true }
+export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode, settings: FrameImageSettings): FrameCapturer {
+  const screenshot = settings.image === "jpeg"
+    ? { format: "jpeg" as const, quality: settings.jpegQuality, optimizeForSpeed: true }
     : { format: "png" as const, optimizeForSpeed: true };
   if (mode === "beginframe") {
-    let previous: Buffer | undefined;
-    return async () => {
-      // A frame without damage comes without a screenshot: it is the previous frame. A page's
-      // first frames may have none yet, so those are asked for again.
-      for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
-        const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
-        if (screenshotData) return (previous = Buffer.from(screenshotData, "base64"));
-        if (previous) return previous;
-      }
-      throw new Error("the browser produced no frame for a BeginFrame request");
+    let drawn = false;
+    return {
+      async take() {
+        // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
+        // page's first frames may have none yet, so those are asked for again.
+        for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
+          const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
+          if (screenshotData) {
+            drawn = true;
+            return { kind: "image", data: Buffer.from(screenshotData, "base64") };
+          }
+          if (drawn) return REPEAT;
+        }
+        throw new Error("the browser produced no frame for a BeginFrame request");
+      },
+      restart() {
+        drawn = false;
+      },
     };
   }
-  return async () => {
-    const { data } = await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false });
-    return Buffer.from(data, "base64");
+  return {
+    async take() {
+      const { data } = await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false });
+      return { kind: "image", data: Buffer.from(data, "base64") };
+    },
+    restart: () => undefined,
   };
 }

@@ -138,14 +138,28 @@ export function effectivePolicy(operator: OperatorNetworkPolicy | undefined, req
   };
 }
 
-/** Reports each refused host once, as a warning of the render. */
-export function refusalReporter(emit: (event: { type: "warning"; code: string; message: string }) => void): (url: string, reason: string) => void {
+/** Reports each refused host once, as a warning of the render naming the options that would allow it. */
+export function refusalReporter(
+  emit: (event: { type: "warning"; code: string; message: string }) => void,
+  optionName: (field: string) => string,
+): (url: string, reason: string) => void {
   const reported = new Set<string>();
   return (url, reason) => {
     const host = hostOf(url);
     if (reported.has(host)) return;
     reported.add(host);
-    const remedy = host.endsWith(":") ? "--network all" : `--allow-host ${host} or --network all`;
+    const everything = `${optionName("network")} all`;
+    const remedy = host.endsWith(":") ? everything : `${optionName("allowHosts")} ${host} or ${everything}`;
     emit({ type: "warning", code: "network-refused", message: `refused ${url.slice(0, 200)}: ${reason} (allowed by ${remedy})` });
   };
+}
+
+/** What the pages may load, and who hears of a refused request. */
+export interface PageNetwork {
+  policy: NetworkPolicy;
+  /** What the policy says of a URL. */
+  ruling: (url: string) => Promise<Ruling>;
+  onRefused: (url: string, reason: string) => void;
+  /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
+  proxy?: string;
 }

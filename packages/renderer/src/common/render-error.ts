@@ -20,13 +20,17 @@ export type RenderErrorCode =
   | "internal-error"
   | "cancelled";
 
-/** A failure the user can act on: its message is the one line they see. */
+/**
+ * A failure the user can act on: its message is the one line they see. An unexplained failure
+ * keeps what caused it as `cause`, which the CLI prints under COMPOSE_DEBUG.
+ */
 export class RenderError extends Error {
   constructor(
     readonly code: RenderErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(printable(message));
+    super(printable(message), options);
     this.name = "RenderError";
   }
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { extractCompositionMetadata, type CompositionMetadata } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 
-export interface LoadedComposition {
+export interface SourceComposition {
   file: string;
   id: string;
   width: number;
@@ -11,7 +11,7 @@ export interface LoadedComposition {
 }
 
 /** Reads what a render must know before a browser starts: the root's id and size, the variables. */
-export async function loadComposition(file: string): Promise<LoadedComposition> {
+export async function readComposition(file: string): Promise<SourceComposition> {
   const html = await readFile(file, "utf8");
   const metadata = extractCompositionMetadata(html);
   const { id, width, height } = metadata;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { encodeArgs, type EncodeSettings } from "./encoder-args.js";
+import type { EncodeSettings } from "../plan/render-plan.js";
+import { encodeArgs } from "./encoder-args.js";
 import { HARDWARE_ENCODERS } from "../common/hardware-encoder.js";
 
 const hardware = (name: string) => HARDWARE_ENCODERS.find((encoder) => encoder.name === name)!;

@@ -1,43 +1,15 @@
 import { join } from "node:path";
-import { QUALITY_PRESETS, type OutputFormat, type RenderOptions } from "@compose/core";
+import { frameImageFormat, type FrameImageFormat } from "../common/frame-image.js";
+import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
+import { QUALITY_PRESETS, type OutputFormat } from "@compose/core";
 import type { HdrTransfer } from "../media/probe-source.js";
-import type { HardwareEncoder } from "../common/hardware-encoder.js";
-
-/** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
-export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
-
-/** `frame_000042.png`: the name SEQUENCE_FRAME_PATTERN gives output frame `index`. */
-export function sequenceFrameName(index: number): string {
-  return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
-}
-
-/** How frames leave the browser for each format: JPEG for opaque H.264, PNG with alpha otherwise. */
-export type FrameImageFormat = "jpeg" | "png";
-
-export function frameImageFormat(format: OutputFormat): FrameImageFormat {
-  return format === "mp4" ? "jpeg" : "png";
-}
+import type { EncodeSettings, EncodeTarget } from "../plan/render-plan.js";
 
 /** VP9 speed per quality preset: libvpx's cpu-used plays the role of x264's preset. */
 const VP9_CPU_USED = { draft: 8, standard: 4, high: 2 } as const;
 
 /** ProRes 4444 quantiser per quality preset (lower is higher quality). */
 const PRORES_QSCALE = { draft: 12, standard: 6, high: 3 } as const;
-
-export interface EncodeSettings {
-  format: OutputFormat;
-  fps: number;
-  /** The frame size in pixels. */
-  width: number;
-  height: number;
-  quality: RenderOptions["quality"];
-  crf?: number | undefined;
-  videoBitrate?: string | undefined;
-  /** HDR output (mp4 only): HEVC 10-bit BT.2020 with this transfer. */
-  hdr?: HdrTransfer | undefined;
-  /** A hardware H.264 encoder found by a trial encode (mp4, SDR). */
-  hardware?: HardwareEncoder | undefined;
-}
 
 const TRANSFER_TAGS: Record<HdrTransfer, string> = { pq: "smpte2084", hlg: "arib-std-b67" };
 
@@ -188,12 +160,6 @@ function doubleBitrate(bitrate: string): string {
 export function containerArgs(format: OutputFormat): string[] {
   return format === "mp4" || format === "mov" ? ["-movflags", "+faststart"] : [];
 }
-
-/** Where one encoder writes: a whole file, a chunk to be joined, or frames of a sequence from `firstFrame` on. */
-export type EncodeTarget =
-  | { kind: "file"; path: string }
-  | { kind: "chunk"; path: string }
-  | { kind: "sequence"; directory: string; firstFrame: number };
 
 function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {
   switch (target.kind) {

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutputFormat } from "@compose/core";
+import { REPEAT, type FrameResult } from "../common/frame-result.js";
+import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
 import { encoderSink } from "./encoder-sink.js";
 
 const run = promisify(execFile);
@@ -44,6 +46,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+function frameOf(source: Record<Colour, Buffer>, frame: Colour | "="): FrameResult {
+  return frame === "=" ? REPEAT : { kind: "image", data: source[frame] };
+}
+
 /** Writes a sequence of frames where "=" repeats the previous one. */
 async function encode(format: OutputFormat, fps: number, frames: (Colour | "=")[]): Promise<Colour[]> {
   const settings = { format, fps, width: 64, height: 36, quality: "draft" as const };
@@ -52,14 +58,14 @@ async function encode(format: OutputFormat, fps: number, frames: (Colour | "=")[
     const directory = join(dir, `sequence-${fps}-${frames.length}`);
     await mkdir(directory);
     const sink = encoderSink(settings, { kind: "sequence", directory, firstFrame: 0 }, frames.length);
-    for (const frame of frames) frame === "=" ? sink.repeat() : await sink.write(source[frame]);
+    for (const frame of frames) await sink.take(frameOf(source, frame));
     await sink.finish();
     expect(await readdir(directory)).toHaveLength(frames.length);
-    return frameColours(["-i", join(directory, "frame_%06d.png")]);
+    return frameColours(["-i", join(directory, SEQUENCE_FRAME_PATTERN)]);
   }
   const path = join(dir, `out-${fps}-${frames.length}.${format}`);
   const sink = encoderSink(settings, { kind: "file", path }, frames.length);
-  for (const frame of frames) frame === "=" ? sink.repeat() : await sink.write(source[frame]);
+  for (const frame of frames) await sink.take(frameOf(source, frame));
   await sink.finish();
   return frameColours(["-i", path]);
 }
@@ -89,9 +95,9 @@ describe("encoderSink", () => {
     expect(await encode("png-sequence", 30, frames)).toEqual(expand(frames));
   });
 
-  it("refuses to repeat before any image", () => {
+  it("refuses to repeat before any image", async () => {
     const sink = encoderSink({ format: "mp4", fps: 30, width: 64, height: 36, quality: "draft" }, { kind: "file", path: join(dir, "never.mp4") }, 1);
-    expect(() => sink.repeat()).toThrow(/first frame/);
+    await expect(sink.take(REPEAT)).rejects.toThrow(/first frame/);
     sink.kill();
   });
 });

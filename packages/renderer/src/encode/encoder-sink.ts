@@ -1,18 +1,14 @@
-import { encodeArgs, frameImageFormat, type EncodeSettings, type EncodeTarget } from "./encoder-args.js";
+import type { FrameSink } from "../capture/frame-sink.js";
+import { frameImageFormat } from "../common/frame-image.js";
+import type { EncodeSettings, EncodeTarget } from "../plan/render-plan.js";
+import { encodeArgs } from "./encoder-args.js";
 import { FrameEncoder } from "../common/ffmpeg-process.js";
 import { matroskaFrameStream } from "./matroska-frames.js";
 
-/** Where one worker's captured frames go, in order. */
-export interface FrameSink {
-  /** The next frame's image. */
-  write(image: Buffer): Promise<void>;
-  /** The next frame is the previous one again: nothing is sent, ffmpeg repeats the decoded image. */
-  repeat(): void;
-  finish(): Promise<void>;
-  kill(): void;
-}
-
-/** Streams `frames` frames into an ffmpeg process that writes the target. */
+/**
+ * Streams `frames` frames into an ffmpeg process that writes the target. A repeat sends nothing:
+ * the next image's timestamp makes ffmpeg show the previous one for as long.
+ */
 export function encoderSink(settings: EncodeSettings, target: EncodeTarget, frames: number): FrameSink {
   const encoder = new FrameEncoder(encodeArgs(settings, target, frames));
   const stream = matroskaFrameStream(frameImageFormat(settings.format), settings.fps, settings.width, settings.height);
@@ -23,11 +19,11 @@ export function encoderSink(settings: EncodeSettings, target: EncodeTarget, fram
     return encoder.write(index === 0 ? [stream.header, ...bytes] : bytes);
   };
   return {
-    write(image) {
-      last = image;
-      return send(next++, image);
-    },
-    repeat() {
+    async take(frame) {
+      if (frame.kind === "image") {
+        last = frame.data;
+        return send(next++, frame.data);
+      }
       if (!last) throw new Error("the first frame of a stream cannot repeat a previous one");
       next++;
     },

@@ -1,4 +1,4 @@
-import type { FrameImageFormat } from "./encoder-args.js";
+import type { FrameImageFormat } from "../common/frame-image.js";
 
 /**
  * A live Matroska stream of still images, each with its own timestamp. An image shown for

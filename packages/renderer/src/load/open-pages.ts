@@ -1,50 +1,40 @@
 import { basename } from "node:path";
-import { TRANSPARENT_FORMATS } from "@compose/core";
+import { TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
 import type { BrowserPool } from "../browser/browser-pool.js";
 import { openCompositionPage, type CompositionPage } from "../browser/composition-page.js";
-import { enforceNetworkPolicy, type NetworkPolicy, type Ruling } from "../browser/network-policy.js";
 import type { CaptureMode } from "../browser/frame-capturer.js";
-import type { LoadedComposition } from "../composition/read-composition.js";
-import { frameImageFormat } from "../encode/encoder-args.js";
+import { enforceNetworkPolicy, type PageNetwork } from "../browser/network-policy.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
-import type { SessionRequest as RenderRequest } from "./open-composition.js";
+import type { SourceComposition } from "../composition/read-composition.js";
 
 const DEFAULT_READY_TIMEOUT_MS = 30_000;
 
-/** What the pages may load, and who hears of a refused request. */
-export interface PageNetwork {
-  policy: NetworkPolicy;
-  /** What the policy says of a URL. */
-  ruling: (url: string) => Promise<Ruling>;
-  onRefused: (url: string, reason: string) => void;
-  /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
-  proxy?: string;
+/** What every page of one render is opened with. */
+export interface PageSetup {
+  composition: SourceComposition;
+  options: RenderOptions;
+  baseUrl: string;
+  network: PageNetwork;
+  pool: BrowserPool;
+  readyTimeoutMs: number | undefined;
+  /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
+  warn: (code: string, message: string) => void;
 }
 
-export function readyTimeout(request: RenderRequest): number {
-  return request.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-}
-
-async function openPagesIn(
-  mode: CaptureMode,
-  request: RenderRequest,
-  composition: LoadedComposition,
-  workers: number,
-  pool: BrowserPool,
-  baseUrl: string,
-  emit: (event: RenderEvent) => void,
-  network: PageNetwork,
-): Promise<CompositionPage[]> {
-  const { options } = request;
-  // Every worker's page loads the same assets: each finding is told once.
+export function warnOnce(emit: (event: RenderEvent) => void): (code: string, message: string) => void {
   const told = new Set<string>();
-  const warn = (code: string, message: string) => {
+  return (code, message) => {
     if (told.has(message)) return;
     told.add(message);
     emit({ type: "warning", code, message });
   };
-  const browsers = await pool.launch(workers, {
+}
+
+/** Opens `count` browsers with one ready page each, in `mode`. */
+export async function openPages(setup: PageSetup, count: number, mode: CaptureMode): Promise<CompositionPage[]> {
+  const { composition, options, network, pool } = setup;
+  const browsers = await pool.launch(count, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
     proxy: network.proxy,
@@ -55,19 +45,16 @@ async function openPagesIn(
   return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
-        url: baseUrl + encodeURIComponent(basename(composition.file)),
+        url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
         width: composition.width,
         height: composition.height,
         transparent: TRANSPARENT_FORMATS.includes(options.format),
         captureMode: mode,
-        image: frameImageFormat(options.format),
-        quality: options.quality,
         boot: { variables: options.variables ?? {} },
         fps: options.fps,
-        readyTimeoutMs: readyTimeout(request),
-        reuseFrames: request.reuseFrames ?? true,
+        readyTimeoutMs: setup.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
         allowMissingAssets: options.allowMissingAssets,
-        warn,
+        warn: setup.warn,
       }),
     ),
   );
@@ -78,27 +65,23 @@ function beginFrameUnsupported(error: unknown): boolean {
   return !(error instanceof RenderError) && /HeadlessExperimental|BeginFrame/i.test(String(error));
 }
 
-/** One browser and page per worker, all ready, in BeginFrame mode where the browser has it. */
-export async function openPages(
-  request: RenderRequest,
-  composition: LoadedComposition,
-  workers: number,
-  pool: BrowserPool,
-  baseUrl: string,
-  emit: (event: RenderEvent) => void,
-  network: PageNetwork,
-): Promise<{ pages: CompositionPage[]; mode: CaptureMode }> {
-  const mode = request.captureMode ?? "beginframe";
+/**
+ * The page that loads the composition for the render: in BeginFrame mode where the browser has it,
+ * else (unless a mode was asked for) with screenshots. Later pages are opened in the mode it found.
+ */
+export async function openFirstPage(setup: PageSetup, requested: CaptureMode | undefined): Promise<{ page: CompositionPage; mode: CaptureMode }> {
+  const mode = requested ?? "beginframe";
   try {
-    return { pages: await openPagesIn(mode, request, composition, workers, pool, baseUrl, emit, network), mode };
+    const [page] = await openPages(setup, 1, mode);
+    return { page: page!, mode };
   } catch (error) {
-    if (mode !== "beginframe" || request.captureMode || !beginFrameUnsupported(error)) throw error;
-    await pool.closeAll();
-    emit({
-      type: "warning",
-      code: "screenshot-capture",
-      message: "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
-    });
-    return { pages: await openPagesIn("screenshot", request, composition, workers, pool, baseUrl, emit, network), mode: "screenshot" };
+    if (mode !== "beginframe" || requested || !beginFrameUnsupported(error)) throw error;
+    await setup.pool.closeAll();
+    setup.warn(
+      "screenshot-capture",
+      "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
+    );
+    const [page] = await openPages(setup, 1, "screenshot");
+    return { page: page!, mode: "screenshot" };
   }
 }

@@ -29,11 +29,6 @@ export function tempoFactors(rate: number): number[] {
   return factors.filter((factor) => Math.abs(factor - 1) > 1e-9);
 }
 
-/** The sidecar or mux-ready audio file a format carries: AAC for mp4, mov and png-sequence, Opus for webm. */
-export function audioFileName(format: OutputFormat): string {
-  return format === "webm" ? "audio.opus" : format === "png-sequence" ? "audio.aac" : "audio.m4a";
-}
-
 function codecArgs(format: OutputFormat): string[] {
   if (format === "webm") return ["-c:a", "libopus", "-b:a", "160k"];
   return ["-c:a", "aac", "-b:a", "192k", ...(format === "png-sequence" ? ["-f", "adts"] : [])];

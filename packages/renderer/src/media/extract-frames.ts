@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { FrameImageFormat } from "../common/frame-image.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import { cachedDirectory, cacheRoot, keyOf } from "./media-cache.js";
@@ -16,7 +17,7 @@ export interface FrameExtraction {
   duration: number;
   playbackRate: number;
   /** PNG keeps alpha for transparent outputs; JPEG is smaller and faster to load. */
-  image: "jpeg" | "png";
+  image: FrameImageFormat;
   hdr: HdrTransfer | undefined;
 }
 

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
-import { frameImageFormat } from "../encode/encoder-args.js";
+import { frameImageFormat } from "../common/frame-image.js";
 import { cacheRoot } from "./media-cache.js";
 import { prepareMedia } from "./prepare-media.js";
 

@@ -2,10 +2,11 @@ import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
 import pLimit from "p-limit";
+import type { FrameImageFormat } from "../common/frame-image.js";
 import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../browser/composition-page.js";
-import type { PageNetwork } from "../load/open-pages.js";
+import type { PageNetwork } from "../browser/network-policy.js";
 import { RenderError } from "../common/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
 import type { AudioClip } from "./audio-mix.js";
@@ -20,7 +21,7 @@ export interface MediaContext {
   /** The project server's base URL: sources under it are project files. */
   baseUrl: string;
   fps: number;
-  image: "jpeg" | "png";
+  image: FrameImageFormat;
   signal?: AbortSignal;
 }
 
@@ -28,6 +29,8 @@ export interface MediaContext {
 export type MediaPage = Pick<CompositionPage, "describeMedia" | "prepareMedia">;
 
 export interface PreparedMedia {
+  /** What each page was handed of its media; a page opened later is handed the same. */
+  plans: MediaPlan[];
   audio: AudioClip[];
   /** The transfer of the first HDR video source, if any. */
   hdr: HdrTransfer | undefined;
@@ -97,7 +100,7 @@ function naturalDuration(media: MediaDescription, facts: SourceFacts): number {
 export async function prepareMedia(pages: readonly MediaPage[], context: MediaContext): Promise<PreparedMedia> {
   const first = pages[0]!;
   const described = await first.describeMedia();
-  if (described.length === 0) return { audio: [], hdr: undefined };
+  if (described.length === 0) return { plans: [], audio: [], hdr: undefined };
 
   const sources = new Map<string, Promise<Source>>();
   const sourceOf = (media: MediaDescription) => {
@@ -145,5 +148,5 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
     if (!media.audible || !facts.hasAudio || media.start === undefined || duration <= 0 || media.volume === 0) continue;
     audio.push({ key: media.key, input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate });
   }
-  return { audio, hdr };
+  return { plans, audio, hdr };
 }

@@ -16,13 +16,13 @@ async function statOf(path: string) {
  * a file format (or a file for png-sequence), an extension naming another format, a place under
  * a file, or a directory the render may not write in.
  */
-export async function checkOutput(output: string, format: OutputFormat, still = false): Promise<void> {
+export async function checkOutput(output: string, format: OutputFormat, still: boolean, optionName: (field: string) => string): Promise<void> {
   const named = formatOfExtension(output);
   if (still) {
     if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");
     if ((await statOf(output))?.isDirectory()) throw invalid(output, "is a directory; one frame is a PNG file: give a file name ending in .png");
   } else if (named && named !== format) {
-    throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use --format ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
+    throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use ${optionName("format")} ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
   }
   const existing = await statOf(output);
   if (existing?.isDirectory() && format !== "png-sequence" && !still) {

@@ -1,5 +1,7 @@
 import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { OutputFormat } from "@compose/core";
+import { audioFileName, isSequenceFrameName, sequenceFrameName } from "./output-names.js";
 import { ownedTempDir, removeOrphans } from "./owned-temp.js";
 
 /**
@@ -41,7 +43,7 @@ export async function stageDirectory(output: string): Promise<StagedOutput> {
     path: dir,
     async commit() {
       await mkdir(output, { recursive: true });
-      const stale = (await readdir(output)).filter((name) => /^frame_\d+\.png$/.test(name) || name === "audio.aac");
+      const stale = (await readdir(output)).filter((name) => isSequenceFrameName(name) || name === audioFileName("png-sequence"));
       await Promise.all(stale.map((name) => rm(join(output, name), { force: true })));
       for (const name of await readdir(dir)) await rename(join(dir, name), join(output, name));
       await rm(dir, { recursive: true, force: true });
@@ -64,4 +66,10 @@ export async function stageStill(output: string, frameFile: string): Promise<Sta
     },
     discard: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** The staging for a render's output: one PNG (a still), a png-sequence's directory, or a file. */
+export function stageOutput(output: string, format: OutputFormat, still: boolean): Promise<StagedOutput> {
+  if (still) return stageStill(output, sequenceFrameName(0));
+  return format === "png-sequence" ? stageDirectory(output) : stageFile(output);
 }

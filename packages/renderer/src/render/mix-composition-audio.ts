@@ -1,13 +1,15 @@
-import { mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { rm } from "node:fs/promises";
 import { frameCount } from "@compose/core";
-import { openSession, withRenderContext, type RenderHooks, type SessionRequest } from "../load/open-composition.js";
 import { gainEnvelopes, mixAudio } from "../assemble/mix-audio.js";
-import { throwIfAborted } from "../common/render-error.js";
 import { replayFrames } from "../capture/replay-frames.js";
+import { throwIfAborted } from "../common/render-error.js";
+import { loadComposition, type LoadRequest } from "../load/load-composition.js";
+import { withRenderContext, type RenderHooks } from "../load/render-context.js";
+import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
+import { stageFile } from "../output/staged-output.js";
 
-export interface CompositionAudioRequest extends SessionRequest {
+export interface CompositionAudioRequest extends LoadRequest {
   /**
    * Where the mixed audio goes, in the codec the format carries (audioFileName(format) names it:
    * AAC for mp4, mov and png-sequence, Opus for webm). Nothing is written when nothing is audible.
@@ -30,41 +32,40 @@ export interface CompositionAudio {
 }
 
 /**
- * Mixes a composition's audio for the whole of it without capturing a frame: one page is opened
- * so the live DOM's media can be probed (the same prepareMedia() and mixArgs() as render()), and
- * the composition's length and frame count are reported, so a render split into frame-range
- * chunks (each rendered with `audio: false`) gets exactly the sound a single render would carry.
+ * Mixes a composition's audio for the whole of it without capturing a frame: the composition is
+ * loaded as render() loads it (one page, the live DOM's media probed), and the composition's
+ * length and frame count are reported, so a render split into frame-range chunks (each rendered
+ * with `audio: false`) gets exactly the sound a single render would carry.
  * Warnings go to onEvent; a failure is a RenderError, as with render().
  */
 export function mixCompositionAudio(request: CompositionAudioRequest, hooks: RenderHooks = {}): Promise<CompositionAudio> {
   return withRenderContext(hooks, async (context) => {
     const { options } = request;
-    const { composition, media, info, pages } = await openSession(request, 1, context);
+    const { source, media, info, firstPage } = await loadComposition(request, context);
     // Capture covers whole frames, and the mix is exactly as long as they are.
     const totalFrames = frameCount(info.duration, options.fps);
-    const seconds = totalFrames / options.fps;
     let audioFile: string | undefined;
     if (media.audio.length > 0) {
-      // Beside the destination and renamed on success, so a reader never sees half a file; the
-      // extension stays last, since ffmpeg picks the container from it.
-      const partial = join(dirname(request.output), `.partial-${basename(request.output)}`);
-      context.cleanups.push(() => rm(partial, { force: true }));
-      const workDir = await mkdtemp(join(tmpdir(), "compose-mix-"));
+      // Staged beside the destination (its extension last, since ffmpeg picks the container from
+      // it) and renamed on success, so a reader never sees half a file.
+      const staged = await stageFile(request.output);
+      context.cleanups.push(() => staged.discard());
+      const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
       context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-      const mix = { clips: media.audio, format: options.format, fps: options.fps, firstFrame: 0, frames: totalFrames, output: partial, workDir };
+      const mix = { clips: media.audio, format: options.format, fps: options.fps, firstFrame: 0, frames: totalFrames, output: staged.path, workDir };
       // A volume that scripts change over time is known only by playing every frame, as render() does.
-      await replayFrames(pages[0]!, 0, totalFrames, options.fps, context.signal);
-      await mixAudio(mix, await gainEnvelopes(pages, mix), context.signal);
+      await replayFrames(firstPage, 0, totalFrames, options.fps, context.signal);
+      await mixAudio(mix, await gainEnvelopes([firstPage], mix), context.signal);
       throwIfAborted(context.signal);
-      await rename(partial, request.output);
+      await staged.commit();
       audioFile = request.output;
     }
     return {
-      composition: composition.id,
-      width: composition.width,
-      height: composition.height,
+      composition: source.id,
+      width: source.width,
+      height: source.height,
       fps: options.fps,
-      durationSeconds: seconds,
+      durationSeconds: totalFrames / options.fps,
       totalFrames,
       audioFile,
     };

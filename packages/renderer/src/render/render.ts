@@ -1,29 +1,25 @@
 import { rm } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
-import { frameCount, resolveWorkerCount, TRANSPARENT_FORMATS } from "@compose/core";
+import { tmpdir } from "node:os";
+import { assembleOutput } from "../assemble/assemble-output.js";
+import { warnOnFlatFrames } from "../assemble/flat-frames.js";
+import { gainEnvelopes, mixAudio } from "../assemble/mix-audio.js";
 import type { CompositionPage } from "../browser/composition-page.js";
-import { sequenceFrameName } from "../encode/encoder-args.js";
-import type { FrameSink } from "../encode/encoder-sink.js";
-import { OutputAssembly } from "../assemble/output-assembly.js";
-import { audioFileName, shiftClips } from "../media/audio-mix.js";
+import { captureFrames } from "../capture/capture-frames.js";
+import { ProgressMeter } from "../capture/progress-meter.js";
+import { warnOnStillness } from "../capture/stillness.js";
+import type { FrameStats, RenderFinishedEvent } from "../common/render-events.js";
+import { throwIfAborted } from "../common/render-error.js";
+import { openEncoders } from "../encode/open-encoders.js";
+import { loadComposition, type LoadRequest } from "../load/load-composition.js";
+import { withRenderContext, type RenderContext, type RenderHooks } from "../load/render-context.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
-import { stageDirectory, stageFile, stageStill } from "../output/staged-output.js";
-import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
-import { chooseDynamicRange } from "../plan/dynamic-range.js";
-import { warnOnFlatFrames } from "../assemble/flat-frames.js";
-import { warnOnStillness } from "../capture/stillness.js";
-import { chooseHardwareEncoder } from "../plan/hardware-choice.js";
-import { gainEnvelopes, mixAudio, type AudioMix } from "../assemble/mix-audio.js";
-import { ProgressMeter } from "../capture/progress-meter.js";
-import { replayFrames } from "../capture/replay-frames.js";
-import type { FrameStats, RenderFinishedEvent } from "../common/render-events.js";
-import { RenderError, throwIfAborted } from "../common/render-error.js";
-import { openSession, withRenderContext, type RenderContext, type RenderHooks, type SessionRequest } from "../load/open-composition.js";
+import { stageOutput } from "../output/staged-output.js";
+import { planRender, type PlanRequest } from "../plan/plan-render.js";
+import type { RenderPlan } from "../plan/render-plan.js";
 
-export interface RenderRequest extends SessionRequest {
+export interface RenderRequest extends LoadRequest, PlanRequest {
   /** The output file, or directory for png-sequence. */
   output: string;
   /**
@@ -51,179 +47,85 @@ export function render(request: RenderRequest, hooks: RenderHooks = {}): Promise
   });
 }
 
-/** The requested frames within the composition's, never empty. */
-function sliceFrames(compositionFrames: number, fps: number, requested: RenderRequest["frames"]): FrameRange {
-  if (!requested) return { start: 0, end: compositionFrames };
-  if (requested.start >= compositionFrames) {
-    const last = compositionFrames - 1;
-    throw new RenderError(
-      "invalid-frames",
-      `frame ${requested.start} is past the composition's last frame, ${last} (${frameTime(last, fps).toFixed(3)} s at ${fps} fps)`,
-    );
-  }
-  const start = Math.max(0, Math.floor(requested.start));
-  const end = Math.max(start + 1, Math.min(compositionFrames, Math.floor(requested.end)));
-  return { start, end };
-}
-
 /**
- * Captures composition frames `firstFrame + range` into the sink. Frame n must be the page
- * played from 0 through n (one history): a page whose state builds up over time and starts
- * after frame 0 first replays the frames before its range. A page that looked timeless but
- * turns out not to be, once seeked, is loaded again and replayed up to where it stands.
+ * The stages in order: load the composition, plan the render, capture frames into encoders
+ * started beforehand (the audio mixing alongside), assemble, commit.
  */
-async function captureRange(
-  page: CompositionPage,
-  range: FrameRange,
-  firstFrame: number,
-  fps: number,
-  sink: FrameSink,
-  meter: ProgressMeter,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const start = firstFrame + range.start;
-  let played = start === 0 || page.needsHistory;
-  if (start > 0 && page.needsHistory) await replayFrames(page, 0, start, fps, signal);
-  let previous: Buffer | undefined;
-  for (let frame = start; frame < firstFrame + range.end; frame++) {
-    throwIfAborted(signal);
-    let image = await page.frameAt(frameTime(frame, fps));
-    if (!played && page.needsHistory) {
-      played = true;
-      await page.reload();
-      await replayFrames(page, 0, frame, fps, signal);
-      image = await page.frameAt(frameTime(frame, fps));
-    }
-    // A page hands back the previous frame's very buffer when nothing in it changed.
-    if (image === previous) sink.repeat();
-    else await sink.write(image);
-    previous = image;
-    meter.frameDone();
-  }
-  await sink.finish();
-}
-
 async function runRender(request: RenderRequest, context: RenderContext): Promise<RenderFinishedEvent> {
   const startedAt = Date.now();
   const { options } = request;
   const { emit, signal } = context;
-  const workers = resolveWorkerCount(options.workers, availableParallelism());
   const still = request.still === true && options.format === "png-sequence";
-  await checkOutput(request.output, options.format, still);
-  const { composition, pages, mode, media, info } = await openSession(request, workers, context);
+  await checkOutput(request.output, options.format, still, request.optionName ?? ((field) => field));
+
+  const loaded = await loadComposition(request, context);
   const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
-  // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
-  if (!still && TRANSPARENT_FORMATS.includes(options.format) && info.paintedBackgrounds.length > 0) {
-    emit({
-      type: "warning",
-      code: "opaque-background",
-      message: `${options.format} keeps transparency, but ${info.paintedBackgrounds.join(", ")} set${info.paintedBackgrounds.length === 1 ? "s" : ""} a background, so the output will not be transparent`,
-    });
-  }
-  const hdr = chooseDynamicRange(options, media.hdr, emit);
-  const hardware = await chooseHardwareEncoder(options, hdr, emit);
-  const slice = sliceFrames(frameCount(info.duration, options.fps), options.fps, request.frames);
-  const totalFrames = slice.end - slice.start;
-  const seconds = totalFrames / options.fps;
-  // Ranges count output frames from 0; output frame n is composition frame slice.start + n.
-  const ranges = splitFrames(totalFrames, pages.length);
-
-  emit({
-    type: "started",
-    composition: composition.id,
-    output: request.output,
-    format: options.format,
-    fps: options.fps,
-    quality: options.quality,
-    width: composition.width,
-    height: composition.height,
-    durationSeconds: seconds,
-    durationSource: info.durationSource,
-    totalFrames,
-    workers: ranges.length,
-    captureMode: mode,
-  });
-
-  const staged = still
-    ? await stageStill(request.output, sequenceFrameName(0))
-    : options.format === "png-sequence"
-      ? await stageDirectory(request.output)
-      : await stageFile(request.output);
+  const staged = await stageOutput(request.output, options.format, still);
   let committed = false;
   context.cleanups.push(async () => {
     if (!committed) await staged.discard();
   });
+  const plan = await planRender(request, loaded, { output: request.output, stagedPath: staged.path, workDir }, emit);
+  emitStarted(plan, emit);
 
-  const audio = request.audio === false || still ? [] : shiftClips(media.audio, slice.start / options.fps);
-  const audioFile = audio.length > 0
-    ? join(options.format === "png-sequence" ? staged.path : workDir, audioFileName(options.format))
-    : undefined;
-  const mix: AudioMix = { clips: audio, format: options.format, fps: options.fps, firstFrame: slice.start, frames: totalFrames, output: audioFile ?? "", workDir };
+  const pages = [loaded.firstPage, ...(await loaded.openMorePages(plan.ranges.length - 1))];
+  const sinks = openEncoders(plan);
   // The mix needs no frames, so it runs while the browsers capture; a volume that scripts change
   // over time is known only once every frame was seeked, and then the mix is made again.
-  const mixing = audioFile ? mixAudio(mix, undefined, signal) : Promise.resolve();
+  const mixing = plan.audio ? mixAudio(plan.audio, undefined, signal) : Promise.resolve();
   mixing.catch(() => undefined);
+  const meter = new ProgressMeter(plan.totalFrames, emit);
+  await captureFrames(plan, pages, sinks, meter, signal);
+  warnOnStillness(pages.map((page) => page.stats), loaded.info, emit);
 
-  const assembly = new OutputAssembly({
-    settings: {
-      format: options.format,
-      fps: options.fps,
-      width: composition.width,
-      height: composition.height,
-      quality: options.quality,
-      crf: options.crf,
-      videoBitrate: options.videoBitrate,
-      hdr,
-      hardware,
-    },
-    ranges,
-    stagedPath: staged.path,
-    workDir,
-    audioFile,
-  });
-  const meter = new ProgressMeter(totalFrames, emit);
-  const kill = () => assembly.kill();
-  signal?.addEventListener("abort", kill, { once: true });
-  try {
-    await Promise.all(ranges.map((range, i) => captureRange(pages[i]!, range, slice.start, options.fps, assembly.sinks[i]!, meter, signal)));
-  } catch (error) {
-    kill();
-    throw error;
-  } finally {
-    signal?.removeEventListener("abort", kill);
-  }
-  meter.finish();
-  warnOnStillness(pages.map((page) => page.stats), info, emit);
   await mixing;
-  if (audioFile) {
-    const envelopes = await gainEnvelopes(pages, mix);
-    if (envelopes) await mixAudio(mix, envelopes, signal);
+  if (plan.audio) {
+    const envelopes = await gainEnvelopes(pages, plan.audio);
+    if (envelopes) await mixAudio(plan.audio, envelopes, signal);
   }
-  if (assembly.hasSteps) {
+  if (plan.assemble) {
     meter.assembling();
-    await assembly.assemble(signal);
+    await assembleOutput(plan.assemble, signal);
   }
   throwIfAborted(signal);
   await staged.commit();
   committed = true;
   // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
-  if (!request.frames) await warnOnFlatFrames(request.output, options.format, info, emit, signal);
+  if (plan.output.whole) await warnOnFlatFrames(request.output, options.format, loaded.info, emit, signal);
 
   return {
     type: "finished",
     output: request.output,
     format: options.format,
-    durationSeconds: seconds,
-    width: composition.width,
-    height: composition.height,
-    frames: totalFrames,
+    durationSeconds: plan.durationSeconds,
+    width: plan.composition.width,
+    height: plan.composition.height,
+    frames: plan.totalFrames,
     sizeBytes: await outputSize(request.output),
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
     stats: totalStats(pages),
     history: pages.some((page) => page.needsHistory) ? "replay" : "skip",
   };
+}
+
+function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
+  emit({
+    type: "started",
+    composition: plan.composition.id,
+    output: plan.output.path,
+    format: plan.output.format,
+    fps: plan.fps,
+    quality: plan.encode.quality,
+    width: plan.composition.width,
+    height: plan.composition.height,
+    durationSeconds: plan.durationSeconds,
+    durationSource: plan.durationSource,
+    totalFrames: plan.totalFrames,
+    workers: plan.ranges.length,
+    captureMode: plan.capture.mode,
+  });
 }
 
 function totalStats(pages: readonly CompositionPage[]): FrameStats {

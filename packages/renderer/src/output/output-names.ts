@@ -1,0 +1,20 @@
+import type { OutputFormat } from "@compose/core";
+
+/** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
+export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
+
+const SEQUENCE_FRAME_NAME = /^frame_\d+\.png$/;
+
+/** `frame_000042.png`: the name SEQUENCE_FRAME_PATTERN gives output frame `index`. */
+export function sequenceFrameName(index: number): string {
+  return SEQUENCE_FRAME_PATTERN.replace("%06d", String(index).padStart(6, "0"));
+}
+
+export function isSequenceFrameName(name: string): boolean {
+  return SEQUENCE_FRAME_NAME.test(name);
+}
+
+/** The mixed audio's file: muxed into a video, or beside the frames of a png-sequence. */
+export function audioFileName(format: OutputFormat): string {
+  return format === "webm" ? "audio.opus" : format === "png-sequence" ? "audio.aac" : "audio.m4a";
+}
