@@ -94,10 +94,10 @@ describe("network public (the server's default)", () => {
     }
   });
 
-  it("each refused host is one warning, naming it and how to allow it", () => {
+  it("each refused host is one warning, naming it and the request options that allow it (a library or HTTP caller typed no flags)", () => {
     const warnings = runs.get("public")!.events.filter((event) => event.type === "warning" && event.code === "network-refused");
     expect(warnings.map((event) => (event as { message: string }).message).sort()).toEqual([
-      expect.stringMatching(new RegExp(`^refused http://127\\.0\\.0\\.1:${port}/.*: a loopback address \\(allowed by --allow-host 127\\.0\\.0\\.1 or --network all\\)$`)),
+      expect.stringMatching(new RegExp(`^refused http://127\\.0\\.0\\.1:${port}/.*: a loopback address \\(allowed by allowHosts 127\\.0\\.0\\.1 or network all\\)$`)),
       expect.stringMatching(new RegExp(`^refused http://localhost:${port}/frame\\.html: it resolves to .*, a loopback address`)),
     ]);
   });

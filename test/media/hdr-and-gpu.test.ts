@@ -124,7 +124,7 @@ describe("--gpu", () => {
   it.skipIf(MAYBE_HARDWARE)("without a hardware encoder warns once with [gpu-unavailable] and encodes H.264 in software", async () => {
     const result = renders.results.gpu;
     expect(result.code).toBe(0);
-    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^warning: \[gpu-unavailable\] /)]);
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^warning: \[gpu-unavailable\] --gpu: /)]);
     const file = renders.project.path(RENDERS.gpu.output);
     const stream = await videoOf(file);
     expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuvj420p"]);

@@ -129,7 +129,7 @@ describe("variable warnings", () => {
     expect(result.code).toBe(1);
     const errorLines = lines(result.stderr);
     expect(errorLines, result.stderr).toHaveLength(1);
-    expect(errorLines[0]).toMatch(/^error: /);
+    expect(errorLines[0]).toMatch(/^error: variables refused by --strict-variables: /);
     for (const code of ["undeclared", "type-mismatch", "enum-out-of-range"]) expect(errorLines[0]).toContain(code);
     expect(existsSync(project.path("strict"))).toBe(false);
   });

@@ -112,7 +112,7 @@ export function registerRender(program: Command): void {
         );
       } catch (error) {
         if (!(error instanceof RenderError)) throw error;
-        if (process.env.COMPOSE_DEBUG && error.cause) console.error(error.cause);
+        if (process.env.COMPOSE_DEBUG) console.error(error.cause ?? error);
         process.stderr.write(`error: ${error.message}\n`);
         process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
       } finally {
