@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { QUALITY_PRESETS, type QualityName } from "@compose/core";
-import { videoCodecArgs } from "../../packages/renderer/src/encode/encoder-args.js";
+import { videoCodecArgs } from "../../packages/renderer/src/4-encode/encoder-args.js";
 import { SEQUENCE_FRAME_PATTERN } from "../../packages/renderer/src/output/output-names.js";
 
 const run = promisify(execFile);

@@ -6,13 +6,13 @@
  */
 import { frameCount, validateRenderOptions } from "@compose/core";
 import { dirname, join } from "node:path";
-import { openCompositionPage } from "../../packages/renderer/src/browser/composition-page.js";
-import { launchBrowser } from "../../packages/renderer/src/browser/launch-browser.js";
-import { readComposition } from "../../packages/renderer/src/composition/read-composition.js";
-import { encoderSink } from "../../packages/renderer/src/encode/encoder-sink.js";
-import { cacheRoot } from "../../packages/renderer/src/media/media-cache.js";
-import { prepareMedia } from "../../packages/renderer/src/media/prepare-media.js";
-import { serveProject } from "../../packages/renderer/src/serve/project-server.js";
+import { openCompositionPage } from "../../packages/renderer/src/1-load/browser/composition-page.js";
+import { launchBrowser } from "../../packages/renderer/src/1-load/browser/launch-browser.js";
+import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
+import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
+import { cacheRoot } from "../../packages/renderer/src/1-load/media/media-cache.js";
+import { prepareMedia } from "../../packages/renderer/src/1-load/media/prepare-media.js";
+import { serveProject } from "../../packages/renderer/src/1-load/serve/project-server.js";
 
 const [file, output] = process.argv.slice(2);
 const result = validateRenderOptions({});

@@ -1,22 +1,22 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./common/render-events.js";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
-export { DEFAULT_LIMITS, type RenderLimits } from "./composition/render-limits.js";
-export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./browser/network-policy.js";
-export type { CaptureMode } from "./browser/frame-capturer.js";
-export { findBrowserExecutable, BrowserNotFoundError } from "./browser/launch-browser.js";
+export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
+export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
+export type { CaptureMode } from "./1-load/browser/frame-capturer.js";
+export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
-export { launchBrowser, type LaunchOptions } from "./browser/launch-browser.js";
-export { runtimeSource } from "./browser/runtime-source.js";
+export { launchBrowser, type LaunchOptions } from "./1-load/browser/launch-browser.js";
+export { runtimeSource } from "./1-load/browser/runtime-source.js";
 // For `compose preview`: the media plans render hands its pages, for the preview's own page.
-export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./media/plan-media.js";
+export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./1-load/media/plan-media.js";
 
 // For distributed renders (the producer's workers): frame-range chunks rendered with `audio: false`,
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
-export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./assemble/join-chunks.js";
+export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./5-assemble/join-chunks.js";
 export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
-export { createSubCompositionResolver } from "./composition/resolve-sub-composition.js";
+export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";

@@ -1,11 +1,11 @@
 import { tmpdir } from "node:os";
 import { rm } from "node:fs/promises";
 import { frameCount } from "@compose/core";
-import { gainEnvelopes, mixAudio } from "../assemble/mix-audio.js";
-import { replayFrames } from "../capture/replay-frames.js";
+import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
+import { replayFrames } from "../3-capture/replay-frames.js";
 import { throwIfAborted } from "../common/render-error.js";
-import { loadComposition, type LoadRequest } from "../load/load-composition.js";
-import { withRenderContext, type RenderHooks } from "../load/render-context.js";
+import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
+import { withRenderContext, type RenderHooks } from "../1-load/render-context.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageFile } from "../output/staged-output.js";
 

@@ -1,23 +1,23 @@
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { assembleOutput } from "../assemble/assemble-output.js";
-import { warnOnFlatFrames } from "../assemble/flat-frames.js";
-import { gainEnvelopes, mixAudio } from "../assemble/mix-audio.js";
-import type { CompositionPage } from "../browser/composition-page.js";
-import { captureFrames } from "../capture/capture-frames.js";
-import { ProgressMeter } from "../capture/progress-meter.js";
-import { warnOnStillness } from "../capture/stillness.js";
+import { assembleOutput } from "../5-assemble/assemble-output.js";
+import { warnOnFlatFrames } from "../5-assemble/flat-frames.js";
+import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
+import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import { captureFrames } from "../3-capture/capture-frames.js";
+import { ProgressMeter } from "../3-capture/progress-meter.js";
+import { warnOnStillness } from "../3-capture/stillness.js";
 import type { FrameStats, RenderFinishedEvent } from "../common/render-events.js";
 import { throwIfAborted } from "../common/render-error.js";
-import { openEncoders } from "../encode/open-encoders.js";
-import { loadComposition, type LoadRequest } from "../load/load-composition.js";
-import { withRenderContext, type RenderContext, type RenderHooks } from "../load/render-context.js";
+import { openEncoders } from "../4-encode/open-encoders.js";
+import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
+import { withRenderContext, type RenderContext, type RenderHooks } from "../1-load/render-context.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
-import { planRender, type PlanRequest } from "../plan/plan-render.js";
-import type { RenderPlan } from "../plan/render-plan.js";
+import { planRender, type PlanRequest } from "../2-plan/plan-render.js";
+import type { RenderPlan } from "../2-plan/render-plan.js";
 
 export interface RenderRequest extends LoadRequest, PlanRequest {
   /** The output file, or directory for png-sequence. */

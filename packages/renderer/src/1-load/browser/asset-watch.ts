@@ -1,0 +1,108 @@
+import type { CDPSession, Protocol } from "puppeteer-core";
+import { RenderError } from "../../common/render-error.js";
+
+/** What the page requested and could not get. */
+interface AssetFailure {
+  /** The resource type as the browser names it (Image, Stylesheet, Font, Fetch, Media...). */
+  type: string;
+  url: string;
+  /** "HTTP 404", or the network error. */
+  status: string;
+  /** The file and line that asked for it, when the browser knows. */
+  initiator: string | undefined;
+}
+
+/**
+ * Refusals of the render's own network policy are reported by the policy; a request the page
+ * cancelled (a replaced image, a video whose source the renderer removed) did not fail.
+ */
+const NOT_FAILURES = /ERR_BLOCKED_BY_CLIENT|ERR_ABORTED/;
+
+export interface AssetWatchOptions {
+  /** The project server's base URL: assets under it are named by their path in the project. */
+  baseUrl: string;
+  /** With --allow-missing-assets: failures become warnings instead of failing the render. */
+  allowMissing: boolean;
+  warn: (message: string) => void;
+}
+
+/**
+ * Watches every request of the page and of its frames (images, CSS url(), fonts, scripts,
+ * fetch/XHR; media fail in the renderer's own probe) through the Network domain, so that an asset that fails to load fails the render
+ * instead of drawing a broken picture.
+ */
+export class AssetWatch {
+  readonly #options: AssetWatchOptions;
+  readonly #requests = new Map<string, Protocol.Network.RequestWillBeSentEvent>();
+  readonly #failures: AssetFailure[] = [];
+  readonly #named = new Set<string>();
+
+  private constructor(options: AssetWatchOptions) {
+    this.#options = options;
+  }
+
+  static async start(cdp: CDPSession, options: AssetWatchOptions): Promise<AssetWatch> {
+    const watch = new AssetWatch(options);
+    cdp.on("Network.requestWillBeSent", (event) => watch.#requests.set(event.requestId, event));
+    // Requests that loaded are forgotten, so a long render does not keep every frame's request.
+    cdp.on("Network.loadingFinished", (event) => watch.#requests.delete(event.requestId));
+    cdp.on("Network.responseReceived", (event) => {
+      if (event.response.status >= 400) watch.#fail(event.requestId, `HTTP ${event.response.status}`);
+    });
+    cdp.on("Network.loadingFailed", (event) => {
+      if (event.canceled || NOT_FAILURES.test(event.errorText)) return;
+      watch.#fail(event.requestId, event.errorText);
+    });
+    await cdp.send("Network.enable");
+    return watch;
+  }
+
+  #fail(requestId: string, status: string): void {
+    const request = this.#requests.get(requestId);
+    // Timed media are probed and extracted by the renderer, which names a missing one by its element.
+    if (!request || request.type === "Media" || request.request.url.startsWith("data:")) return;
+    // A failed request may report a status, then loadingFailed too; a frame may ask again: name it once.
+    if (this.#named.has(request.request.url)) return;
+    this.#named.add(request.request.url);
+    this.#failures.push({
+      type: request.type ?? "Other",
+      url: request.request.url,
+      status,
+      initiator: this.#initiator(request.initiator),
+    });
+  }
+
+  #initiator(initiator: Protocol.Network.Initiator): string | undefined {
+    const frame = initiator.stack?.callFrames[0];
+    const url = frame?.url ?? initiator.url;
+    if (!url) return undefined;
+    const line = frame ? frame.lineNumber + 1 : initiator.lineNumber === undefined ? undefined : initiator.lineNumber + 1;
+    return line === undefined ? this.#name(url) : `${this.#name(url)}:${line}`;
+  }
+
+  #name(url: string): string {
+    if (!url.startsWith(this.#options.baseUrl)) return url;
+    const path = url.slice(this.#options.baseUrl.length).split(/[?#]/)[0]!;
+    try {
+      return decodeURIComponent(path);
+    } catch {
+      return path;
+    }
+  }
+
+  #describe(failure: AssetFailure): string {
+    const by = failure.initiator ? `, requested by ${failure.initiator}` : "";
+    return `${failure.type.toLowerCase()} ${this.#name(failure.url)} failed to load (${failure.status}${by})`;
+  }
+
+  /** Fails the render on the first asset that failed since the last check, or warns of each. */
+  check(): void {
+    const failures = this.#failures.splice(0);
+    if (failures.length === 0) return;
+    if (!this.#options.allowMissing) {
+      const hint = "; fix the reference, or render with --allow-missing-assets to go ahead without it";
+      throw new RenderError("missing-asset", `${this.#describe(failures[0]!)}${hint}`);
+    }
+    for (const failure of failures) this.#options.warn(this.#describe(failure));
+  }
+}

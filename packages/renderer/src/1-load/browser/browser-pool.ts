@@ -1,0 +1,57 @@
+import type { Browser } from "puppeteer-core";
+import { launchBrowser, BrowserNotFoundError, profileRemoved, type LaunchOptions } from "./launch-browser.js";
+import { RenderError } from "../../common/render-error.js";
+
+/** The browsers of one render: launched together, closed together, and watched for crashes. */
+export class BrowserPool {
+  private readonly browsers: Browser[] = [];
+  private closing = false;
+  /** Set when a browser went away without being asked to. */
+  crashed = false;
+
+  async launch(count: number, options: LaunchOptions): Promise<Browser[]> {
+    const launched = await Promise.all(
+      Array.from({ length: count }, async () => {
+        try {
+          const browser = await launchBrowser(options);
+          this.browsers.push(browser);
+          browser.once("disconnected", () => {
+            if (!this.closing) this.crashed = true;
+          });
+          return browser;
+        } catch (error) {
+          if (error instanceof BrowserNotFoundError) throw new RenderError("browser-missing", error.message);
+          throw error;
+        }
+      }),
+    );
+    return launched;
+  }
+
+  /** Closes politely, then kills whatever has not gone within a second (a hung or crashed browser). */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.browsers.map((browser) => closeBrowser(browser)));
+    this.browsers.length = 0;
+    this.closing = false;
+  }
+
+  /** Immediate stop, for cancellation: pending CDP calls fail at once. */
+  killAll(): void {
+    this.closing = true;
+    for (const browser of this.browsers) browser.process()?.kill("SIGKILL");
+  }
+}
+
+async function closeBrowser(browser: Browser): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      browser.process()?.kill("SIGKILL");
+      resolve();
+    }, 1000);
+  });
+  await Promise.race([browser.close().catch(() => undefined), killed]);
+  clearTimeout(timer);
+  await profileRemoved(browser);
+}

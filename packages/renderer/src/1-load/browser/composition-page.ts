@@ -1,0 +1,257 @@
+import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
+import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
+import { REPEAT, type FrameResult } from "../../common/frame-result.js";
+import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameImageSettings } from "./frame-capturer.js";
+import { RenderError } from "../../common/render-error.js";
+import type { FrameStats } from "../../common/render-events.js";
+import { AssetWatch } from "./asset-watch.js";
+import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
+import { runtimeSource } from "./runtime-source.js";
+
+export interface CompositionPageOptions {
+  url: string;
+  width: number;
+  height: number;
+  transparent: boolean;
+  captureMode: CaptureMode;
+  boot: ComposeBootConfig;
+  /** The render's frame rate, to name a frame in messages. */
+  fps?: number;
+  readyTimeoutMs: number;
+  /** Warn of assets that fail to load instead of failing the render. */
+  allowMissingAssets: boolean;
+  warn: (code: string, message: string) => void;
+}
+
+/** What a page's runtime records at every seek: the time, and each media element's gain then. */
+export type GainSamples = Array<[number, Record<string, number>]>;
+
+/** A loaded composition that can be seeked and captured, one frame at a time. */
+export interface CompositionPage {
+  info: CompositionInfo;
+  /**
+   * Seeks to `t` seconds and takes that frame: a repeat when it is known to equal the previous
+   * one (the page said the seek changed nothing, with `reuseFrames`, or the compositor drew no
+   * damage). Every repeat counts in `stats.reused`.
+   */
+  frameAt(t: number, settings: FrameSettings): Promise<FrameResult>;
+  /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
+  replayAt(t: number): Promise<void>;
+  /** Whether the page's state builds up from frame to frame (ComposeApi.needsHistory), as of its last seek. */
+  readonly needsHistory: boolean;
+  /** Loads the page again, as it was before its first seek, with its media prepared as before. */
+  reload(): Promise<void>;
+  readonly stats: FrameStats;
+  describeMedia(): Promise<MediaDescription[]>;
+  /** Hands the page what the renderer learnt of its media; updates `info`. */
+  prepareMedia(plans: MediaPlan[]): Promise<void>;
+  /** Every media element's gain at every seek so far (ComposeApi.gainLog). */
+  gainLog(): Promise<GainSamples>;
+}
+
+/** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
+export interface FrameSettings extends FrameImageSettings {
+  reuseFrames: boolean;
+}
+
+async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
+  if (options.captureMode === "screenshot") return browser.newPage();
+  const session = await browser.target().createCDPSession();
+  const { targetId } = await session.send("Target.createTarget", {
+    url: "about:blank",
+    enableBeginFrameControl: true,
+    width: options.width,
+    height: options.height,
+  });
+  await session.detach();
+  const target = await browser.waitForTarget((candidate) => (candidate as unknown as { _targetId: string })._targetId === targetId);
+  const page = await target.page();
+  if (!page) throw new Error("the browser did not open a page for the composition");
+  return page;
+}
+
+/** A URL of the project server as the project's own path (`parts/slide.html`); other URLs as they are. */
+function projectPath(url: string, pageUrl: string): string {
+  const root = `${new URL(pageUrl).origin}/`;
+  return url.startsWith(root) ? decodeURIComponent(url.slice(root.length).split(/[?#]/)[0]!) : url;
+}
+
+export function describePageError(error: PageError, pageUrl: string): string {
+  const where = error.source ? ` (${projectPath(error.source, pageUrl)}:${error.line}:${error.column})` : "";
+  return `page script error: ${error.message}${where}`;
+}
+
+async function failOnPageErrors(watch: PageWatch, pageUrl: string): Promise<void> {
+  const { result } = await watch.send("Runtime.evaluate", {
+    expression: "JSON.stringify(window.__compose ? window.__compose.errors : [])",
+    returnByValue: true,
+  });
+  const errors = JSON.parse(String(result.value)) as PageError[];
+  if (errors[0]) throw new RenderError("page-error", describePageError(errors[0], pageUrl));
+}
+
+/** What a page that never becomes ready is still waiting for, in words. */
+const PENDING_EXPRESSION = `JSON.stringify((() => {
+  const pending = [];
+  if (document.readyState !== "complete") pending.push("the page to finish loading (" + document.readyState + ")");
+  if (document.fonts && document.fonts.status !== "loaded") pending.push("fonts");
+  for (const img of document.images) if (!img.complete) pending.push("image " + (img.currentSrc || img.src));
+  for (const label of (window.__compose && window.__compose.waiting) || []) pending.push("__compose.waitFor(" + JSON.stringify(label) + ")");
+  return pending;
+})())`;
+
+/**
+ * Evaluates an expression whose promise the page may never settle; a timeout names what is
+ * pending, or that the page stopped answering altogether.
+ */
+function evaluateWithin(cdp: CDPSession, watch: PageWatch, expression: string, timeoutMs: number, what: string) {
+  const evaluation = cdp.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
+  return watch.within(evaluation, timeoutMs, () => notReady(watch, what, timeoutMs));
+}
+
+async function notReady(watch: PageWatch, what: string, timeoutMs: number): Promise<RenderError> {
+  const { result } = await watch.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
+  const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "promises handed to __compose.onSeek";
+  return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
+}
+
+async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: number, pageUrl: string): Promise<CompositionInfo> {
+  const outcome = await evaluateWithin(cdp, watch, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
+  await failOnPageErrors(watch, pageUrl);
+  if (outcome.exceptionDetails) {
+    const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
+    throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
+  }
+  return outcome.result.value as CompositionInfo;
+}
+
+export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
+  const opened = (async () => {
+    const page = await createPage(browser, options);
+    return { page, cdp: await page.createCDPSession() };
+  })();
+  const { page, cdp } = await callWithin(opened, PLAIN_CALL_MS, () => new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`));
+  const watch = new PageWatch(page, cdp);
+  await watch.send("Emulation.setDeviceMetricsOverride", {
+    width: options.width,
+    height: options.height,
+    deviceScaleFactor: 1,
+    mobile: false,
+  });
+  if (options.transparent) {
+    await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
+  }
+  const assets = await AssetWatch.start(cdp, {
+    baseUrl: new URL(".", options.url).href,
+    allowMissing: options.allowMissingAssets,
+    warn: (message) => options.warn("missing-asset", message),
+  });
+  await watch.guard(page.evaluateOnNewDocument(runtimeSource(options.boot)));
+  if (options.captureMode === "beginframe") await watch.send("HeadlessExperimental.enable");
+  const load = async (): Promise<CompositionInfo> => {
+    watch.where = "while loading";
+    watch.release();
+    // The runtime's ready() waits for the load event itself; a timeout here would not say what for.
+    const loading = page.goto(options.url, { waitUntil: "domcontentloaded", timeout: options.readyTimeoutMs });
+    await watch.guard(loading).catch(async (error: unknown) => {
+      if (error instanceof TimeoutError) {
+        throw await watch.overdue(options.readyTimeoutMs, () => notReady(watch, "the composition did not load", options.readyTimeoutMs));
+      }
+      throw error;
+    });
+    const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs, options.url);
+    assets.check();
+    await watch.holdTo(page.url());
+    return ready;
+  };
+  const info = await load();
+  let capturer: FrameCapturer | undefined;
+  const capture = (settings: FrameImageSettings) => {
+    // The settings are the render's, the same for every frame.
+    capturer ??= createFrameCapturer(cdp, options.captureMode, settings);
+    return watch.within(capturer.take(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
+  };
+
+  const evaluate = async <T>(expression: string, what: string): Promise<T> => {
+    const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
+    if (exceptionDetails) {
+      await failOnPageErrors(watch, options.url);
+      const message = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text;
+      throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
+    }
+    return result.value as T;
+  };
+
+  const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 };
+  /** Whether the page has given an image since it was loaded, so a repeat has something to repeat. */
+  let drawn = false;
+  let needsHistory = info.needsHistory;
+  let mediaPlans: MediaPlan[] | undefined;
+
+  /** Seeks to `t`; resolves to whether the frame may have changed since the last seek. */
+  const seek = async (t: number): Promise<boolean> => {
+    watch.where = options.fps ? `at frame ${Math.round(t * options.fps)} (${t.toFixed(3)} s)` : `at ${t.toFixed(3)} s`;
+    const { result, exceptionDetails } = await evaluateWithin(
+      cdp,
+      watch,
+      // One round trip: seek, then report failed page scripts, whether anything changed, and history.
+      `window.__compose.seek(${t}).then(() => [window.__compose.errors.length, window.__compose.changed, window.__compose.needsHistory])`,
+      options.readyTimeoutMs,
+      `the frame at ${t.toFixed(3)} s was not ready`,
+    );
+    const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
+    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch, options.url);
+    if (exceptionDetails) {
+      throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
+    }
+    needsHistory = history;
+    return changed;
+  };
+
+  const compositionPage: CompositionPage = {
+    info,
+    stats,
+    get needsHistory() {
+      return needsHistory;
+    },
+    describeMedia: () => {
+      watch.where = "while listing its media";
+      return evaluate<MediaDescription[]>("window.__compose.describeMedia()", "the page did not list its media");
+    },
+    async prepareMedia(plans) {
+      watch.where = "while preparing its media";
+      mediaPlans = plans;
+      compositionPage.info = await evaluate<CompositionInfo>(
+        `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
+        "the page did not take its media",
+      );
+    },
+    gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
+    async reload() {
+      await load();
+      drawn = false;
+      capturer?.restart();
+      if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
+    },
+    async replayAt(t: number): Promise<void> {
+      const started = performance.now();
+      await seek(t);
+      stats.replayedFrames++;
+      stats.replayMs += performance.now() - started;
+    },
+    async frameAt(t, settings) {
+      const seekStarted = performance.now();
+      const changed = await seek(t);
+      assets.check();
+      const captureStarted = performance.now();
+      stats.frames++;
+      stats.seekMs += captureStarted - seekStarted;
+      const frame = settings.reuseFrames && !changed && drawn ? REPEAT : await capture(settings);
+      stats.captureMs += performance.now() - captureStarted;
+      if (frame.kind === "repeat") stats.reused++;
+      drawn = true;
+      return frame;
+    },
+  };
+  return compositionPage;
+}

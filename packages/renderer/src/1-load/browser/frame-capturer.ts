@@ -1,0 +1,59 @@
+import type { CDPSession } from "puppeteer-core";
+import type { FrameImageFormat } from "../../common/frame-image.js";
+import { REPEAT, type FrameResult } from "../../common/frame-result.js";
+
+/**
+ * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
+ * capture deterministic; screenshot capture works in any headless mode and is the fallback.
+ */
+export type CaptureMode = "beginframe" | "screenshot";
+
+/** How a frame's image leaves the browser. */
+export interface FrameImageSettings {
+  image: FrameImageFormat;
+  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
+  jpegQuality: number;
+}
+
+/** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
+export interface FrameCapturer {
+  take(): Promise<FrameResult>;
+  restart(): void;
+}
+
+/** How many BeginFrames a new page may take to draw its first frame. */
+const FIRST_FRAME_ATTEMPTS = 5;
+
+export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode, settings: FrameImageSettings): FrameCapturer {
+  const screenshot = settings.image === "jpeg"
+    ? { format: "jpeg" as const, quality: settings.jpegQuality, optimizeForSpeed: true }
+    : { format: "png" as const, optimizeForSpeed: true };
+  if (mode === "beginframe") {
+    let drawn = false;
+    return {
+      async take() {
+        // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
+        // page's first frames may have none yet, so those are asked for again.
+        for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
+          const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
+          if (screenshotData) {
+            drawn = true;
+            return { kind: "image", data: Buffer.from(screenshotData, "base64") };
+          }
+          if (drawn) return REPEAT;
+        }
+        throw new Error("the browser produced no frame for a BeginFrame request");
+      },
+      restart() {
+        drawn = false;
+      },
+    };
+  }
+  return {
+    async take() {
+      const { data } = await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false });
+      return { kind: "image", data: Buffer.from(data, "base64") };
+    },
+    restart: () => undefined,
+  };
+}

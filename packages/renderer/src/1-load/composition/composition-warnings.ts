@@ -1,0 +1,26 @@
+import { rootSizeMismatchMessage, type OutputFormat } from "@compose/core";
+import type { CompositionInfo } from "@compose/runtime";
+import type { SourceComposition } from "./read-composition.js";
+import type { RenderEvent } from "../../common/render-events.js";
+
+/** The composition element laid out at another size than data-width / data-height: frames crop or pad it. */
+export function warnOnRootSize(composition: SourceComposition, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
+  const { box } = info;
+  if (box.hidden || (box.width === info.width && box.height === info.height)) return;
+  emit({
+    type: "warning",
+    code: "root-size-mismatch",
+    message: rootSizeMismatchMessage(composition.id, { width: info.width, height: info.height }, box),
+  });
+}
+
+/** A transparent format whose page paints a background: the output will not be transparent. */
+export function warnOnOpaqueBackground(format: OutputFormat, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
+  const painted = info.paintedBackgrounds;
+  if (painted.length === 0) return;
+  emit({
+    type: "warning",
+    code: "opaque-background",
+    message: `${format} keeps transparency, but ${painted.join(", ")} set${painted.length === 1 ? "s" : ""} a background, so the output will not be transparent`,
+  });
+}

@@ -1,0 +1,130 @@
+import { dirname, join } from "node:path";
+import { noDurationMessage, TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
+import type { CompositionInfo } from "@compose/runtime";
+import type { CompositionPage } from "./browser/composition-page.js";
+import type { CaptureMode } from "./browser/frame-capturer.js";
+import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
+import { startPolicyProxy } from "./browser/policy-proxy.js";
+import { frameImageFormat } from "../common/frame-image.js";
+import { throwIfAborted } from "../common/render-error.js";
+import { warnOnOpaqueBackground, warnOnRootSize } from "./composition/composition-warnings.js";
+import { refusal } from "./composition/lint-before-render.js";
+import { preflight } from "./composition/preflight.js";
+import { readComposition, type SourceComposition } from "./composition/read-composition.js";
+import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./composition/render-limits.js";
+import { cacheRoot } from "./media/media-cache.js";
+import { prepareMedia, type PreparedMedia } from "./media/prepare-media.js";
+import { removeOrphanedTemp } from "../output/owned-temp.js";
+import { serveProject } from "./serve/project-server.js";
+import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages.js";
+import type { RenderContext } from "./render-context.js";
+
+/** What loading a composition needs: the part of a render request before the plan. */
+export interface LoadRequest {
+  /** The composition's HTML file. */
+  composition: string;
+  /** Validated options (validateRenderOptions in @compose/core). */
+  options: RenderOptions;
+  /** Render one frame as a PNG image (it keeps what alpha the page leaves). */
+  still?: boolean;
+  /** How frames are taken from the browser; BeginFrame unless the browser cannot do it. */
+  captureMode?: CaptureMode;
+  /** How long a page may take to load and become ready, and each frame to settle. */
+  readyTimeoutMs?: number;
+  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  limits?: Partial<RenderLimits>;
+  /** The operator's network policy, which the options' `network` may only narrow; everything when absent. */
+  network?: OperatorNetworkPolicy;
+  /** How messages name a render option: the CLI's flags (`--gpu`); the JSON field name (`gpu`) where absent. */
+  optionName?: (field: string) => string;
+}
+
+export type CompositionFacts = CompositionInfo & { duration: number; durationSource: NonNullable<CompositionInfo["durationSource"]> };
+
+/**
+ * A composition read, checked and loaded in one page, its media probed and prepared, its duration
+ * known: everything the plan needs. The duration's last rule (the longest timeline) and media that
+ * scripts add exist only in a running page, so one page is loaded before the plan; it becomes the
+ * first worker's, and `openMorePages` opens the others the plan asks for.
+ */
+export interface LoadedComposition {
+  source: SourceComposition;
+  info: CompositionFacts;
+  media: PreparedMedia;
+  mode: CaptureMode;
+  firstPage: CompositionPage;
+  /** Opens `count` more pages like the first, media prepared, in the same capture mode. */
+  openMorePages(count: number): Promise<CompositionPage[]>;
+}
+
+/** The render's network policy, and the proxy that holds WebSockets to it too, closed with the render. */
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
+  const ruling = createRuling(policy, new URL(baseUrl).origin);
+  const onRefused = refusalReporter(context.emit, optionName);
+  if (policy.mode === "all") return { policy, ruling, onRefused };
+  const proxy = await startPolicyProxy(ruling, onRefused);
+  context.cleanups.push(() => proxy.close());
+  return { policy, ruling, onRefused, proxy: proxy.url };
+}
+
+/** The load stage: everything before the plan. */
+export async function loadComposition(request: LoadRequest, context: RenderContext): Promise<LoadedComposition> {
+  const { options } = request;
+  const { emit, signal } = context;
+  const optionName = request.optionName ?? ((field: string) => field);
+  throwIfAborted(signal);
+  await removeOrphanedTemp();
+  const source = await readComposition(request.composition);
+  const limits = resolveLimits(request.limits);
+  checkSize(source.id, source.width, source.height, limits);
+  const declared = source.metadata.duration;
+  if (declared !== undefined) checkFrames(source.id, declared, options.fps, limits);
+  await preflight(source, options, optionName, emit);
+
+  const projectRoot = dirname(source.file);
+  const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
+  context.cleanups.push(() => server.close());
+
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, optionName, context);
+  const setup: PageSetup = {
+    composition: source,
+    options,
+    baseUrl: server.baseUrl,
+    network,
+    pool: context.pool,
+    readyTimeoutMs: request.readyTimeoutMs,
+    warn: warnOnce(emit),
+  };
+  const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
+  const media = await prepareMedia([firstPage], {
+    network,
+    projectRoot,
+    baseUrl: server.baseUrl,
+    fps: options.fps,
+    image: frameImageFormat(options.format),
+    signal,
+  });
+  const { info } = firstPage;
+  warnOnRootSize(source, info, emit);
+  // What lint finds in the source, found again in the live DOM that scripts changed.
+  const [timingError] = info.timingErrors;
+  if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);
+  if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(source.id));
+  checkFrames(source.id, info.duration, options.fps, limits);
+  // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
+  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, info, emit);
+
+  return {
+    source,
+    info: { ...info, duration: info.duration, durationSource: info.durationSource },
+    media,
+    mode,
+    firstPage,
+    async openMorePages(count) {
+      if (count === 0) return [];
+      const pages = await openPages(setup, count, mode);
+      if (media.plans.length > 0) await Promise.all(pages.map((page) => page.prepareMedia(media.plans)));
+      return pages;
+    },
+  };
+}

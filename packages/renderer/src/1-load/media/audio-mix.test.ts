@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { mixArgs, shiftClips, tempoFactors, type AudioClip } from "./audio-mix.js";
+
+const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
+  key: "0",
+  input: "tone.wav",
+  start: 0.5,
+  duration: 2,
+  mediaStart: 0,
+  volume: 1,
+  playbackRate: 1,
+  ...over,
+});
+
+/** The value after `flag` in an argument list. */
+const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
+
+describe("mixArgs", () => {
+  it.each<[string, AudioClip[], string[], string]>([
+    [
+      "one clip at 0.5 s",
+      [clip()],
+      [],
+      "[0:a:0]aresample=48000,volume=1,adelay=500:all=1[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
+    ],
+    [
+      "a quarter-speed clip at half volume",
+      [clip({ playbackRate: 0.25, volume: 0.5, start: 0 })],
+      [],
+      "[0:a:0]aresample=48000,atempo=0.5,atempo=0.5,volume=0.5,adelay=0:all=1[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
+    ],
+    [
+      "two clips, the second under a gain envelope",
+      [clip(), clip({ key: "1", start: 1 })],
+      [undefined, "gain-1.f32"] as unknown as string[],
+      "[0:a:0]aresample=48000,volume=1,adelay=500:all=1[a0];" +
+        "[1:a:0]aresample=48000,volume=1,adelay=1000:all=1,aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo[s1];" +
+        "[2:a:0]aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo[g1];[s1][g1]amultiply[a1];" +
+        "[a0][a1]amix=inputs=2:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
+    ],
+  ])("%s", (_, clips, envelopes, graph) => {
+    const args = mixArgs(clips, 3, "mp4", "out.m4a", envelopes);
+    expect(after(args, "-filter_complex")).toBe(graph);
+    expect(args.at(-1)).toBe("out.m4a");
+  });
+
+  it("reads an envelope as raw mono float samples at the mix's rate, after the clips", () => {
+    const args = mixArgs([clip()], 3, "webm", "out.opus", ["gain-0.f32"]);
+    expect(args.slice(args.indexOf("-f"), args.indexOf("gain-0.f32") + 1)).toEqual(["-f", "f32le", "-ar", "48000", "-ac", "1", "-i", "gain-0.f32"]);
+    expect(args.indexOf("tone.wav")).toBeLessThan(args.indexOf("gain-0.f32"));
+    expect(after(args, "-c:a")).toBe("libopus");
+  });
+
+  it.each<[string, number, string[]]>([
+    ["mp4", 3, ["-c:a", "aac", "-b:a", "192k"]],
+    ["png-sequence", 3, ["-c:a", "aac", "-b:a", "192k", "-f", "adts"]],
+    ["webm", 3, ["-c:a", "libopus", "-b:a", "160k"]],
+  ])("%s carries its own codec", (format, total, codec) => {
+    const args = mixArgs([clip()], total, format as "mp4", "out");
+    expect(args.slice(args.indexOf("-c:a"), args.indexOf("-c:a") + codec.length)).toEqual(codec);
+  });
+});
+
+describe("tempoFactors", () => {
+  it.each([
+    [1, []],
+    [2, [2]],
+    [0.5, [0.5]],
+    [0.2, [0.5, 0.5, 0.8]],
+  ])("%s -> %j", (rate, factors) => {
+    expect(tempoFactors(rate)).toEqual(factors);
+  });
+});
+
+describe("shiftClips", () => {
+  it("cuts what began before the slice and drops what ended before it", () => {
+    expect(shiftClips([clip({ start: 0.5, duration: 2 }), clip({ key: "1", start: 0, duration: 0.5 })], 1)).toEqual([
+      clip({ start: 0, duration: 1.5, mediaStart: 0.5 }),
+    ]);
+  });
+});

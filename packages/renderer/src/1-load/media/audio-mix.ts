@@ -1,0 +1,98 @@
+import type { OutputFormat } from "@compose/core";
+
+export interface AudioClip {
+  /** The media element's key (MediaDescription.key), which its gain samples are keyed by. */
+  key: string;
+  /** A file path or URL ffmpeg can read. */
+  input: string;
+  /** Seconds of composition time where the sound begins. */
+  start: number;
+  /** Seconds of composition time it lasts. */
+  duration: number;
+  mediaStart: number;
+  volume: number;
+  playbackRate: number;
+}
+
+export const AUDIO_SAMPLE_RATE = 48_000;
+
+/** atempo takes 0.5 to 100 per instance, so slower rates are a product of several. */
+export function tempoFactors(rate: number): number[] {
+  const factors: number[] = [];
+  let rest = rate;
+  while (rest < 0.5) {
+    factors.push(0.5);
+    rest /= 0.5;
+  }
+  if (Math.abs(rest - 1) > 1e-9 || factors.length === 0) factors.push(Number(rest.toFixed(6)));
+  return factors.filter((factor) => Math.abs(factor - 1) > 1e-9);
+}
+
+function codecArgs(format: OutputFormat): string[] {
+  if (format === "webm") return ["-c:a", "libopus", "-b:a", "160k"];
+  return ["-c:a", "aac", "-b:a", "192k", ...(format === "png-sequence" ? ["-f", "adts"] : [])];
+}
+
+/** Both sides of a gain envelope's multiplication in one sample format and layout. */
+const ENVELOPE_FORMAT = `aformat=sample_fmts=flt:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo`;
+
+/**
+ * Mixes every audible clip at its start, trimmed to its duration, at its volume and rate, into
+ * one track exactly `total` seconds long, so audio and video lengths match. `envelopes[i]`, when
+ * given, is a file of mono float gains in output time (writeEnvelope) that clip i is multiplied by.
+ */
+export function mixArgs(
+  clips: readonly AudioClip[],
+  total: number,
+  format: OutputFormat,
+  output: string,
+  envelopes: ReadonlyArray<string | undefined> = [],
+): string[] {
+  const inputs = clips.flatMap((clip) => [
+    ...(clip.mediaStart > 0 ? ["-ss", String(clip.mediaStart)] : []),
+    "-t", String(clip.duration * clip.playbackRate),
+    "-i", clip.input,
+  ]);
+  const envelopeInputs: string[] = [];
+  let envelopeCount = 0;
+  const chains = clips.map((clip, i) => {
+    const delay = Math.round(clip.start * 1000);
+    const steps = [
+      `aresample=${AUDIO_SAMPLE_RATE}`,
+      ...tempoFactors(clip.playbackRate).map((factor) => `atempo=${factor}`),
+      `volume=${clip.volume}`,
+      `adelay=${delay}:all=1`,
+    ];
+    const envelope = envelopes[i];
+    if (envelope === undefined) return `[${i}:a:0]${steps.join(",")}[a${i}]`;
+    const input = clips.length + envelopeCount++;
+    envelopeInputs.push("-f", "f32le", "-ar", String(AUDIO_SAMPLE_RATE), "-ac", "1", "-i", envelope);
+    return `[${i}:a:0]${[...steps, ENVELOPE_FORMAT].join(",")}[s${i}];[${input}:a:0]${ENVELOPE_FORMAT}[g${i}];[s${i}][g${i}]amultiply[a${i}]`;
+  });
+  const mixed = clips.map((_, i) => `[a${i}]`).join("");
+  const graph = [
+    ...chains,
+    `${mixed}amix=inputs=${clips.length}:normalize=0:duration=longest,apad=whole_dur=${total},atrim=end=${total}[mix]`,
+  ].join(";");
+  return [
+    "-hide_banner", "-loglevel", "error", "-y",
+    ...inputs,
+    ...envelopeInputs,
+    "-filter_complex", graph,
+    "-map", "[mix]",
+    "-ac", "2", "-ar", String(AUDIO_SAMPLE_RATE),
+    ...codecArgs(format),
+    output,
+  ];
+}
+
+/** Clips in the time of a slice that begins `offset` seconds in: what began earlier is cut, what ended earlier is dropped. */
+export function shiftClips(clips: readonly AudioClip[], offset: number): AudioClip[] {
+  if (offset === 0) return [...clips];
+  return clips.flatMap((clip) => {
+    const cut = Math.max(0, offset - clip.start);
+    const duration = clip.duration - cut;
+    if (duration <= 0) return [];
+    return [{ ...clip, start: Math.max(0, clip.start - offset), duration, mediaStart: clip.mediaStart + cut * clip.playbackRate }];
+  });
+}

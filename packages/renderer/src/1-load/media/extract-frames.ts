@@ -1,0 +1,78 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { FrameImageFormat } from "../../common/frame-image.js";
+import { runFfmpeg } from "../../common/ffmpeg-process.js";
+import type { HdrTransfer } from "./probe-source.js";
+import { cachedDirectory, cacheRoot, keyOf } from "./media-cache.js";
+
+export interface FrameExtraction {
+  /** A file path or URL ffmpeg can read. */
+  input: string;
+  /** Identifies the source's content (a hash of its bytes, or its URL). */
+  sourceId: string;
+  fps: number;
+  /** Seconds into the source where the element's timeline begins. */
+  mediaStart: number;
+  /** Seconds of the element's timeline (composition time). */
+  duration: number;
+  playbackRate: number;
+  /** PNG keeps alpha for transparent outputs; JPEG is smaller and faster to load. */
+  image: FrameImageFormat;
+  hdr: HdrTransfer | undefined;
+}
+
+export interface ExtractedFrames {
+  /** Directory name under the frames cache, also the URL segment the page loads them from. */
+  key: string;
+  directory: string;
+  count: number;
+  pattern: string;
+}
+
+/** Browsers draw SDR: an HDR source is tone-mapped before the page shows it. */
+const TONE_MAP = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv";
+
+export function extractionArgs(job: FrameExtraction, pattern: string): string[] {
+  const frames = Math.max(1, Math.ceil(job.duration * job.fps - 1e-9));
+  const filters = [
+    ...(job.hdr ? [TONE_MAP] : []),
+    // Source time = mediaStart + local time x rate; frame k of the output is local time k / fps.
+    `setpts=(PTS-STARTPTS)/${job.playbackRate}`,
+    `fps=${job.fps}`,
+    // Both kinds hold the same picture, the source's chroma interpolated exactly: a 4:2:0 JPEG
+    // would leave that to the browser's own upsampling, and mp4 frames would then show the video
+    // differently from png-sequence frames.
+    `scale=flags=accurate_rnd+full_chroma_int+bitexact,format=${job.image === "png" ? "rgba" : "yuvj444p"}`,
+  ];
+  return [
+    "-hide_banner", "-loglevel", "error", "-y",
+    ...(job.mediaStart > 0 ? ["-ss", String(job.mediaStart)] : []),
+    "-i", job.input,
+    "-map", "0:v:0", "-an",
+    "-vf", filters.join(","),
+    "-frames:v", String(frames),
+    "-start_number", "0",
+    ...(job.image === "jpeg" ? ["-q:v", "2"] : []),
+    pattern,
+  ];
+}
+
+/**
+ * Extracts the frames one <video> shows, at the output fps, so every output frame shows exactly
+ * the source frame of its time. Cached by source content and every parameter that changes them.
+ */
+export async function extractFrames(job: FrameExtraction, signal?: AbortSignal): Promise<ExtractedFrames> {
+  const extension = job.image === "png" ? "png" : "jpg";
+  const key = keyOf(["frames-v2", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]);
+  const pattern = `frame_%06d.${extension}`;
+  const directory = await cachedDirectory(join(cacheRoot(), "frames", key), (temp) =>
+    runFfmpeg(extractionArgs(job, join(temp, pattern)), signal),
+  );
+  const count = (await readdir(directory)).filter((name) => name.endsWith(`.${extension}`)).length;
+  return {
+    key,
+    directory,
+    count,
+    pattern,
+  };
+}

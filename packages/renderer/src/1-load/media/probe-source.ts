@@ -1,0 +1,57 @@
+import { execFile } from "node:child_process";
+import { RenderError } from "../../common/render-error.js";
+
+export function ffprobePath(): string {
+  return process.env.COMPOSE_FFPROBE || "ffprobe";
+}
+
+export type HdrTransfer = "pq" | "hlg";
+
+export interface SourceFacts {
+  /** Seconds; the container's duration, else the longest stream's. */
+  duration: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  /** Set when the video stream is PQ (smpte2084) or HLG (arib-std-b67). */
+  hdr?: HdrTransfer;
+}
+
+interface ProbeJson {
+  format?: { duration?: string };
+  streams?: Array<{ codec_type?: string; duration?: string; color_transfer?: string; disposition?: { attached_pic?: number } }>;
+}
+
+const HDR_TRANSFERS: Record<string, HdrTransfer> = { smpte2084: "pq", "arib-std-b67": "hlg" };
+
+function run(input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      ffprobePath(),
+      ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", input],
+      { maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+          return reject(new RenderError("ffmpeg-missing", "ffprobe was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFPROBE to its path"));
+        }
+        const reason = stderr.trim().split("\n").pop() || error.message;
+        reject(new Error(reason.replace(`${input}: `, "")));
+      },
+    );
+  });
+}
+
+/** Reads what rendering needs to know of a media file; rejects with ffprobe's reason when it cannot be decoded. */
+export async function probeSource(input: string): Promise<SourceFacts> {
+  const json = JSON.parse(await run(input)) as ProbeJson;
+  const streams = json.streams ?? [];
+  const video = streams.find((stream) => stream.codec_type === "video" && !stream.disposition?.attached_pic);
+  const hasAudio = streams.some((stream) => stream.codec_type === "audio");
+  const durations = [json.format?.duration, ...streams.map((stream) => stream.duration)]
+    .map(Number)
+    .filter((value) => Number.isFinite(value) && value > 0);
+  if (!video && !hasAudio) throw new Error("it has neither a video nor an audio stream");
+  if (durations.length === 0) throw new Error("its duration cannot be read");
+  const hdr = video?.color_transfer ? HDR_TRANSFERS[video.color_transfer] : undefined;
+  return { duration: Number(json.format?.duration) || Math.max(...durations), hasVideo: Boolean(video), hasAudio, ...(hdr ? { hdr } : {}) };
+}

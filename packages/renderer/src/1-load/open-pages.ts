@@ -1,0 +1,87 @@
+import { basename } from "node:path";
+import { TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
+import type { BrowserPool } from "./browser/browser-pool.js";
+import { openCompositionPage, type CompositionPage } from "./browser/composition-page.js";
+import type { CaptureMode } from "./browser/frame-capturer.js";
+import { enforceNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { RenderError } from "../common/render-error.js";
+import type { SourceComposition } from "./composition/read-composition.js";
+
+const DEFAULT_READY_TIMEOUT_MS = 30_000;
+
+/** What every page of one render is opened with. */
+export interface PageSetup {
+  composition: SourceComposition;
+  options: RenderOptions;
+  baseUrl: string;
+  network: PageNetwork;
+  pool: BrowserPool;
+  readyTimeoutMs: number | undefined;
+  /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
+  warn: (code: string, message: string) => void;
+}
+
+export function warnOnce(emit: (event: RenderEvent) => void): (code: string, message: string) => void {
+  const told = new Set<string>();
+  return (code, message) => {
+    if (told.has(message)) return;
+    told.add(message);
+    emit({ type: "warning", code, message });
+  };
+}
+
+/** Opens `count` browsers with one ready page each, in `mode`. */
+export async function openPages(setup: PageSetup, count: number, mode: CaptureMode): Promise<CompositionPage[]> {
+  const { composition, options, network, pool } = setup;
+  const browsers = await pool.launch(count, {
+    beginFrameControl: mode === "beginframe",
+    gpu: options.browserGpu ?? !options.docker,
+    proxy: network.proxy,
+  });
+  if (network.policy.mode !== "all") {
+    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.ruling, network.onRefused)));
+  }
+  return Promise.all(
+    browsers.map((browser) =>
+      openCompositionPage(browser, {
+        url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
+        width: composition.width,
+        height: composition.height,
+        transparent: TRANSPARENT_FORMATS.includes(options.format),
+        captureMode: mode,
+        boot: { variables: options.variables ?? {} },
+        fps: options.fps,
+        readyTimeoutMs: setup.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
+        allowMissingAssets: options.allowMissingAssets,
+        warn: setup.warn,
+      }),
+    ),
+  );
+}
+
+/** True when the browser lacks BeginFrame control (not the headless shell), so screenshots must do. */
+function beginFrameUnsupported(error: unknown): boolean {
+  return !(error instanceof RenderError) && /HeadlessExperimental|BeginFrame/i.test(String(error));
+}
+
+/**
+ * The page that loads the composition for the render: in BeginFrame mode where the browser has it,
+ * else (unless a mode was asked for) with screenshots. Later pages are opened in the mode it found.
+ */
+export async function openFirstPage(setup: PageSetup, requested: CaptureMode | undefined): Promise<{ page: CompositionPage; mode: CaptureMode }> {
+  const mode = requested ?? "beginframe";
+  try {
+    const [page] = await openPages(setup, 1, mode);
+    return { page: page!, mode };
+  } catch (error) {
+    if (mode !== "beginframe" || requested || !beginFrameUnsupported(error)) throw error;
+    await setup.pool.closeAll();
+    setup.warn(
+      "screenshot-capture",
+      "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
+    );
+    const [page] = await openPages(setup, 1, "screenshot");
+    return { page: page!, mode: "screenshot" };
+  }
+}

@@ -1,0 +1,61 @@
+import { printable } from "@compose/core";
+import { BrowserPool } from "./browser/browser-pool.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { cancelledError, RenderError } from "../common/render-error.js";
+
+export interface RenderHooks {
+  onEvent?: (event: RenderEvent) => void;
+  signal?: AbortSignal;
+}
+
+type Cleanup = () => Promise<void> | void;
+
+/** What a render holds while it runs; everything in it is released when the render ends. */
+export interface RenderContext {
+  emit: (event: RenderEvent) => void;
+  pool: BrowserPool;
+  signal: AbortSignal | undefined;
+  /** Run in reverse order when the render ends, however it ends. */
+  cleanups: Cleanup[];
+}
+
+function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
+  if (signal?.aborted) return cancelledError();
+  if (error instanceof RenderError) return error;
+  if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render", { cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  // What no step explained is ours, not the encoder's: the code says so, and the cause goes with it for reports.
+  return new RenderError("internal-error", message.split("\n")[0] ?? message, { cause: error });
+}
+
+/** Warnings and failures carry text from the composition and its user: shown as one printable line. */
+function printableEvents(onEvent: (event: RenderEvent) => void): (event: RenderEvent) => void {
+  return (event) => onEvent(event.type === "warning" || event.type === "failed" ? { ...event, message: printable(event.message) } : event);
+}
+
+/**
+ * Runs a render, or another step that uses browsers: cancellation kills them at once, a failure
+ * becomes one RenderError and a `failed` event, and browsers and cleanups are released whatever
+ * happens.
+ */
+export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
+  const context: RenderContext = {
+    emit: printableEvents(hooks.onEvent ?? (() => undefined)),
+    pool: new BrowserPool(),
+    signal: hooks.signal,
+    cleanups: [],
+  };
+  const onAbort = () => context.pool.killAll();
+  hooks.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await step(context);
+  } catch (error) {
+    const failure = explainFailure(error, context.pool, hooks.signal);
+    context.emit({ type: "failed", code: failure.code, message: failure.message });
+    throw failure;
+  } finally {
+    hooks.signal?.removeEventListener("abort", onAbort);
+    await context.pool.closeAll();
+    for (const cleanup of context.cleanups.reverse()) await cleanup();
+  }
+}

@@ -1,0 +1,24 @@
+import type { RenderOptions } from "@compose/core";
+import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import type { RenderEvent } from "../common/render-events.js";
+
+/**
+ * SDR or HDR output: HDR when an HDR source is found (or --hdr asks for it) and the format is
+ * mp4; --sdr always wins. --hdr without an HDR source gives PQ.
+ */
+export function chooseDynamicRange(
+  options: RenderOptions,
+  detected: HdrTransfer | undefined,
+  emit: (event: RenderEvent) => void,
+): HdrTransfer | undefined {
+  if (options.sdr) return undefined;
+  if (options.hdr) return detected ?? "pq";
+  if (!detected) return undefined;
+  if (options.format === "mp4") return detected;
+  emit({
+    type: "warning",
+    code: "hdr-as-sdr",
+    message: `the composition has HDR video, but HDR output is mp4 only: ${options.format} is rendered in SDR`,
+  });
+  return undefined;
+}

@@ -1,0 +1,153 @@
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { frameCount, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
+import { frameImageFormat } from "../common/frame-image.js";
+import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
+import type { RenderEvent } from "../common/render-events.js";
+import { RenderError } from "../common/render-error.js";
+import type { LoadedComposition } from "../1-load/load-composition.js";
+import { shiftClips } from "../1-load/media/audio-mix.js";
+import { audioFileName } from "../output/output-names.js";
+import { chooseDynamicRange } from "./dynamic-range.js";
+import { chooseHardwareEncoder } from "./hardware-choice.js";
+import type { AssemblePlan, AudioMix, EncodeTarget, RenderPlan } from "./render-plan.js";
+
+/** The part of a render request the plan reads beside the options the load stage used. */
+export interface PlanRequest {
+  options: RenderOptions;
+  /** The composition frames to render (end exclusive); an end past the composition is cut to it. */
+  frames?: { start: number; end: number } | undefined;
+  still?: boolean | undefined;
+  /** false: no audio (a chunk of a distributed render, whose audio is mixed once for the whole). */
+  audio?: boolean | undefined;
+  /** Take the page's word that a seek changed nothing and repeat the previous image (default true). */
+  reuseFrames?: boolean | undefined;
+  optionName?: ((field: string) => string) | undefined;
+}
+
+/** Where the output is staged, made before the plan so that the plan can name the files in it. */
+export interface Staging {
+  output: string;
+  stagedPath: string;
+  workDir: string;
+}
+
+/** The requested frames within the composition's, never empty. */
+export function sliceFrames(compositionFrames: number, fps: number, requested: PlanRequest["frames"]): FrameRange {
+  if (!requested) return { start: 0, end: compositionFrames };
+  if (requested.start >= compositionFrames) {
+    const last = compositionFrames - 1;
+    throw new RenderError(
+      "invalid-frames",
+      `frame ${requested.start} is past the composition's last frame, ${last} (${frameTime(last, fps).toFixed(3)} s at ${fps} fps)`,
+    );
+  }
+  const start = Math.max(0, Math.floor(requested.start));
+  const end = Math.max(start + 1, Math.min(compositionFrames, Math.floor(requested.end)));
+  return { start, end };
+}
+
+/**
+ * One encoder per range: a png-sequence writes its frames straight into the staged directory; one
+ * range writes the staged file, or the silent video when audio is muxed in after; several ranges
+ * write chunks, each starting on a keyframe of its own encoder, joined after capture.
+ */
+function encodeTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan | undefined } {
+  const { ranges, output } = plan;
+  const { format, stagedPath, workDir } = output;
+  if (format === "png-sequence") {
+    return { targets: ranges.map((range) => ({ kind: "sequence", directory: stagedPath, firstFrame: range.start })), assemble: undefined };
+  }
+  const assemble = (parts: string[]): AssemblePlan => ({ format, parts, audioFile, into: stagedPath, workDir });
+  if (ranges.length === 1) {
+    if (!audioFile) return { targets: [{ kind: "file", path: stagedPath }], assemble: undefined };
+    const video = join(workDir, `video.${format}`);
+    return { targets: [{ kind: "chunk", path: video }], assemble: assemble([video]) };
+  }
+  const chunks = ranges.map((_, i) => join(workDir, `chunk-${i}.${format}`));
+  return { targets: chunks.map((path) => ({ kind: "chunk", path })), assemble: assemble(chunks) };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * The plan stage: from the request and the loaded composition, every decision of the render
+ * (frames, workers and their ranges, capture, encoder, audio, where each file goes), frozen. Its
+ * only outside look is for a hardware encoder when --gpu asks for one.
+ */
+export async function planRender(
+  request: PlanRequest,
+  loaded: Pick<LoadedComposition, "source" | "info" | "media" | "mode">,
+  staging: Staging,
+  emit: (event: RenderEvent) => void,
+): Promise<RenderPlan> {
+  const { options } = request;
+  const { source, info, media } = loaded;
+  const optionName = request.optionName ?? ((field: string) => field);
+  const still = request.still === true && options.format === "png-sequence";
+  const hdr = chooseDynamicRange(options, media.hdr, emit);
+  const hardware = await chooseHardwareEncoder(options, hdr, optionName, emit);
+  const frames = sliceFrames(frameCount(info.duration, options.fps), options.fps, request.frames);
+  const totalFrames = frames.end - frames.start;
+  const workers = resolveWorkerCount(options.workers, availableParallelism());
+  const output = {
+    path: staging.output,
+    format: options.format,
+    still,
+    stagedPath: staging.stagedPath,
+    workDir: staging.workDir,
+    whole: request.frames === undefined,
+  };
+  const ranges = splitFrames(totalFrames, workers);
+
+  const clips = request.audio === false || still ? [] : shiftClips(media.audio, frames.start / options.fps);
+  const audio: AudioMix | undefined = clips.length === 0
+    ? undefined
+    : {
+        clips,
+        format: options.format,
+        fps: options.fps,
+        firstFrame: frames.start,
+        frames: totalFrames,
+        output: join(options.format === "png-sequence" ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
+        workDir: staging.workDir,
+      };
+  const { targets, assemble } = encodeTargets({ ranges, output }, audio?.output);
+
+  return deepFreeze({
+    composition: { id: source.id, width: source.width, height: source.height },
+    fps: options.fps,
+    frames,
+    totalFrames,
+    durationSeconds: totalFrames / options.fps,
+    durationSource: info.durationSource,
+    ranges,
+    capture: {
+      mode: loaded.mode,
+      image: frameImageFormat(options.format),
+      jpegQuality: QUALITY_PRESETS[options.quality].jpegQuality,
+      reuseFrames: request.reuseFrames ?? true,
+    },
+    encode: {
+      format: options.format,
+      fps: options.fps,
+      width: source.width,
+      height: source.height,
+      quality: options.quality,
+      crf: options.crf,
+      videoBitrate: options.videoBitrate,
+      hdr,
+      hardware,
+    },
+    targets,
+    audio,
+    assemble,
+    output,
+  });
+}

@@ -1,8 +1,0 @@
-import type { FrameSink } from "../capture/frame-sink.js";
-import type { RenderPlan } from "../plan/render-plan.js";
-import { encoderSink } from "./encoder-sink.js";
-
-/** The encode stage, started before the first frame: one ffmpeg per worker range, waiting for frames. */
-export function openEncoders(plan: Pick<RenderPlan, "encode" | "ranges" | "targets">): FrameSink[] {
-  return plan.ranges.map((range, i) => encoderSink(plan.encode, plan.targets[i]!, range.end - range.start));
-}
