@@ -221,20 +221,21 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     sizeBytes: await outputSize(request.output),
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
-    stats: totalStats(pages),
+    stats: sumFrameStats(pages.map((page) => page.stats)),
     history: pages.some((page) => page.needsHistory) ? "replay" : "skip",
   };
 }
 
-function totalStats(pages: readonly CompositionPage[]): FrameStats {
-  return pages.reduce<FrameStats>(
-    (sum, { stats }) => ({
-      frames: sum.frames + stats.frames,
-      reused: sum.reused + stats.reused,
-      seekMs: sum.seekMs + stats.seekMs,
-      captureMs: sum.captureMs + stats.captureMs,
-      replayedFrames: sum.replayedFrames + stats.replayedFrames,
-      replayMs: sum.replayMs + stats.replayMs,
+/** Where the time of several pages' frames went, together (the workers of a render, the chunks of a distributed one). */
+export function sumFrameStats(stats: readonly FrameStats[]): FrameStats {
+  return stats.reduce<FrameStats>(
+    (sum, each) => ({
+      frames: sum.frames + each.frames,
+      reused: sum.reused + each.reused,
+      seekMs: sum.seekMs + each.seekMs,
+      captureMs: sum.captureMs + each.captureMs,
+      replayedFrames: sum.replayedFrames + each.replayedFrames,
+      replayMs: sum.replayMs + each.replayMs,
     }),
     { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
   );
