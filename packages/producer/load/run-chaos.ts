@@ -31,35 +31,35 @@ ${options.after ?? ""}</body></html>
 
 interface Probe {
   composition: string;
-  /** The terminal event expected: complete, or error with this code; `status` for a refusal at submission. */
-  expect: { event: "complete"; warning?: string } | { event: "error"; code: string } | { status: number; code: string };
+  /** The terminal event expected: finished, or failed with this code; `status` for a refusal at submission. */
+  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string } | { status: number; code: string };
 }
 
 function probes(servicePort: number): Record<string, Probe & { html?: string }> {
   return {
-    good: { composition: "good", html: TINY, expect: { event: "complete" } },
-    "spins at load": { composition: "spin-load", html: page("spin-load", { after: "<script>while (true) {}</script>" }), expect: { event: "error", code: "page-hung" } },
+    good: { composition: "good", html: TINY, expect: { event: "finished" } },
+    "spins at load": { composition: "spin-load", html: page("spin-load", { after: "<script>while (true) {}</script>" }), expect: { event: "failed", code: "page-hung" } },
     "spins at a frame": {
       composition: "spin-frame",
       html: page("spin-frame", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>" }),
-      expect: { event: "error", code: "page-hung" },
+      expect: { event: "failed", code: "page-hung" },
     },
     "runs out of memory": {
       composition: "oom",
       html: page("oom", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>" }),
-      expect: { event: "error", code: "page-crashed" },
+      expect: { event: "failed", code: "page-crashed" },
     },
     "navigates away": {
       composition: "navigate",
       html: page("navigate", { after: `<script>setTimeout(() => { location.href = "about:blank#gone"; }, 200);</script>` }),
-      expect: { event: "error", code: "left-composition" },
+      expect: { event: "failed", code: "left-composition" },
     },
-    "a billion seconds": { composition: "huge", html: page("huge", { duration: 1e9 }), expect: { event: "error", code: "limit-exceeded" } },
-    "100000 px wide": { composition: "wide", html: page("wide", { width: 100000 }), expect: { event: "error", code: "limit-exceeded" } },
+    "a billion seconds": { composition: "huge", html: page("huge", { duration: 1e9 }), expect: { event: "failed", code: "limit-exceeded" } },
+    "100000 px wide": { composition: "wide", html: page("wide", { width: 100000 }), expect: { event: "failed", code: "limit-exceeded" } },
     "frames a loopback service": {
       composition: "ssrf",
       html: page("ssrf", { body: `<iframe src="http://127.0.0.1:${servicePort}/admin" style="border:0;width:320px;height:180px"></iframe>` }),
-      expect: { event: "complete", warning: "network-refused" },
+      expect: { event: "finished", warning: "network-refused" },
     },
     "names a file outside the projects": { composition: "../../../etc", expect: { status: 400, code: "invalid-request" } },
   };
@@ -95,12 +95,12 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
   const events = await client.ended;
   const last = events.at(-1);
   const warnings = events.filter((event) => event.event === "warning").map((event) => event.data.code as string);
-  const got = last?.event === "error" ? `error ${last.data.code}: ${last.data.message}` : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
+  const got = last?.event === "failed" ? `failed ${last.data.code}: ${last.data.message}` : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
   const expected = probe.expect;
   const ok =
-    expected.event === "complete"
-      ? last?.event === "complete" && (!expected.warning || warnings.includes(expected.warning))
-      : last?.event === "error" && last.data.code === expected.code;
+    expected.event === "finished"
+      ? last?.event === "finished" && (!expected.warning || warnings.includes(expected.warning))
+      : last?.event === "failed" && last.data.code === expected.code;
   return { kind, ok, ms: Date.now() - started, got };
 }
 
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
     const mine = outcomes.filter((outcome) => outcome.kind === kind);
     const times = mine.map((outcome) => outcome.ms);
     const expected = all[kind]!.expect;
-    const wanted = "status" in expected ? `${expected.status} ${expected.code}` : expected.event === "error" ? expected.code : `complete${expected.warning ? ` + ${expected.warning}` : ""}`;
+    const wanted = "status" in expected ? `${expected.status} ${expected.code}` : expected.event === "failed" ? expected.code : `finished${expected.warning ? ` + ${expected.warning}` : ""}`;
     console.log(`  ${kind.padEnd(36)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(28)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
   }
   console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);

@@ -2,7 +2,7 @@
  * `npm run load`: a bounded load test of `compose serve` on 127.0.0.1. It sends LOAD_REQUESTS
  * (50) renders of a tiny composition at once to a server limited to LOAD_LIMIT (2) concurrent
  * renders, most as event streams and some as POST /render followed by polling, while sampling
- * GET /render/queue. It fails (exit 1) if a request is lost, ends other than complete, starts out
+ * GET /render/queue. It fails (exit 1) if a request is lost, ends other than finished, starts out
  * of FIFO order, if an output cannot be fetched, if the queue counts ever disagree with what the
  * clients know, or if the whole run takes longer than LOAD_TIMEOUT_S (300). It prints throughput
  * and the wait for a slot (p50, p95, max).
@@ -91,8 +91,8 @@ async function main(): Promise<void> {
       if (client.status !== 200) throw new Error(`stream ${i} refused: ${client.status} ${JSON.stringify(client.error)}`);
       const events = await client.ended;
       id = events[0]?.data.requestId;
-      const terminal = events.filter((e) => e.event === "complete" || e.event === "error");
-      if (terminal.length !== 1 || events.at(-1)?.event !== "complete") problem(`stream ${i} ended with ${JSON.stringify(events.at(-1))}`);
+      const terminal = events.filter((e) => e.event === "finished" || e.event === "failed");
+      if (terminal.length !== 1 || events.at(-1)?.event !== "finished") problem(`stream ${i} ended with ${JSON.stringify(events.at(-1))}`);
       const queued = events.filter((e) => e.event === "queued").map((e) => e.data.position);
       if (queued.some((position, k) => k > 0 && position >= queued[k - 1]!)) problem(`stream ${i} moved back in the queue: ${queued}`);
       if (events.findIndex((e) => e.event === "started") > events.findIndex((e) => e.event === "progress")) problem(`stream ${i}: progress before started`);

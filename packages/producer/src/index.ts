@@ -15,7 +15,8 @@ export {
 export type { RenderBackend, QueueCounts } from "./queue/render-backend.js";
 export { QueueFullError, QueueClosedError, JobPayloadTooLargeError, QueueUnavailableError } from "./queue/render-backend.js";
 export { RenderQueue, type RenderQueueOptions } from "./queue/render-queue.js";
-export { RenderJob, type JobEvent, type RenderStatus, type RenderState, type RenderJobSpec } from "./jobs/render-job.js";
+export { RenderJob, type RenderStatus, type RenderState, type RenderJobSpec } from "./jobs/render-job.js";
+export type { JobEvent, QueueEvent, ClientRenderEvent } from "./jobs/job-events.js";
 export { renderExecutor, type JobExecutor, type RenderSettings } from "./jobs/render-executor.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
 export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./config/worker-config.js";

@@ -72,14 +72,14 @@ describe("SIGTERM", () => {
   it("lets a running render finish within the grace period, cancels the waiting ones, then exits 0", async () => {
     server = await startServer(["--max-concurrent-renders", "1", "--shutdown-grace", "30"]);
     const running = await openStream(server.url, { composition: "tiny", quality: "draft" });
-    const runningId = (await running.next("started")).data.requestId;
+    const runningId = (await running.next("running")).data.requestId;
     const waiting = await openStream(server.url, { composition: "tiny" });
     await waiting.next("queued");
 
     server.child.kill("SIGTERM");
     const [runningEvents, waitingEvents] = await Promise.all([running.ended, waiting.ended]);
-    expect(runningEvents[runningEvents.length - 1]!.data).toMatchObject({ type: "complete", requestId: runningId });
-    expect(waitingEvents[waitingEvents.length - 1]!.data).toMatchObject({ type: "error", code: "cancelled" });
+    expect(runningEvents[runningEvents.length - 1]!.data).toMatchObject({ type: "finished", requestId: runningId });
+    expect(waitingEvents[waitingEvents.length - 1]!.data).toMatchObject({ type: "failed", code: "cancelled" });
     // No new work once shutting down: the port is closed or the request is refused.
     const late = await request(`${server.url}/render`, { body: { composition: "tiny" } }).then(
       (response) => String(response.status),
@@ -96,12 +96,12 @@ describe("SIGTERM", () => {
   it("cancels renders still running when the grace period ends, leaving no output at all", async () => {
     server = await startServer(["--shutdown-grace", "0"]);
     const stuck = await openStream(server.url, { composition: "blocker.html" });
-    const id = (await stuck.next("started")).data.requestId;
+    const id = (await stuck.next("running")).data.requestId;
 
     const exit = await server.stop("SIGTERM");
     expect(exit.code, exit.stderr).toBe(0);
     const events = await stuck.ended;
-    expect(events[events.length - 1]!.data).toMatchObject({ type: "error", code: "cancelled", requestId: id });
+    expect(events[events.length - 1]!.data).toMatchObject({ type: "failed", code: "cancelled", requestId: id });
     expect(existsSync(`${server.outputsDir}/${id}.mp4`)).toBe(false);
     // Not even the staging directory a render writes into before it commits.
     expect(await readdir(server.outputsDir)).toEqual([]);

@@ -1,5 +1,5 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
-export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, HistoryPath } from "./common/render-events.js";
+export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "./common/render-events.js";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
@@ -16,6 +16,10 @@ export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
 export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./5-assemble/join-chunks.js";
+export type { FrameRange } from "./common/frame-ranges.js";
+// The chunks' progress and time, reported as render() reports its workers'.
+export { ProgressMeter } from "./3-capture/progress-meter.js";
+export { sumFrameStats } from "./common/render-events.js";
 export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.

@@ -1,9 +1,4 @@
-export interface FrameRange {
-  /** First frame, inclusive. */
-  start: number;
-  /** Last frame, exclusive. */
-  end: number;
-}
+import type { FrameRange } from "@compose/renderer";
 
 /**
  * Splits a render's frames into contiguous chunks of `chunkSize` frames (the last may be

@@ -189,15 +189,24 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
 
     for (const events of [pngEvents, mp4Events]) {
       const names = events.map((event) => event.event);
-      expect(names[0]).toBe("started");
-      expect(names.at(-1), JSON.stringify(events)).toBe("complete");
+      expect(names[0]).toBe("running");
+      expect(names.at(-1), JSON.stringify(events)).toBe("finished");
+      // The whole render's start, as the first chunk's renderer told it.
+      expect(names.filter((name) => name === "started")).toHaveLength(1);
+      expect(events.find((event) => event.event === "started")!.data).toMatchObject({ composition: "moving", totalFrames: 30, durationSeconds: 1, width: WIDTH, height: HEIGHT });
       const capture = events.filter((event) => event.event === "progress" && event.data.stage === "capture").map((event) => event.data.frame);
       expect(capture.length).toBeGreaterThan(1);
       expect(capture).toEqual([...capture].sort((a, b) => a - b));
       expect(new Set(capture).size).toBe(capture.length);
       expect(capture.at(-1)).toBe(30);
       expect(events.filter((event) => event.event === "progress" && event.data.stage === "assemble")).toHaveLength(1);
-      expect(events.at(-1)!.data).toMatchObject({ frames: 30, duration: 1, width: WIDTH, height: HEIGHT });
+      // The chunks' own timings and frame stats, summed; the output as its download URL.
+      const finished = events.at(-1)!.data;
+      expect(finished).toMatchObject({ frames: 30, durationSeconds: 1, width: WIDTH, height: HEIGHT, stats: { frames: 30 } });
+      expect(finished.output).toBe(`/render/${finished.requestId}/output`);
+      expect(finished.captureMs).toBeGreaterThan(0);
+      expect(finished.elapsedMs).toBeGreaterThan(finished.captureMs);
+      expect(finished.sizeBytes).toBeGreaterThan(0);
     }
 
     // Three chunks each, spread over both workers.
@@ -228,7 +237,7 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
   it("completes a chunked render whose worker is killed with SIGKILL in the middle of a chunk", async () => {
     const body = { composition: "long", format: "mp4", crf: 0 };
     const stream = await openStream(chunked.url, body);
-    const id = (await stream.next("started")).data.requestId as string;
+    const id = (await stream.next("running")).data.requestId as string;
     const isChunkOfThis = (line: { verb: string; id: string }) => line.verb === "started" && line.id.startsWith(`${id}.chunk.`);
     // The first worker to start a chunk of this render dies while rendering it, browsers and all.
     const victimLine = await Promise.race(workers.map((worker) => worker.waitFor(isChunkOfThis)));
@@ -242,8 +251,8 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
 
     const expected = await reference("long", body, "long.mp4");
     const events = await stream.ended;
-    expect(events.at(-1)!.event, JSON.stringify(events.slice(-3))).toBe("complete");
-    expect(events.at(-1)!.data).toMatchObject({ frames: 60, duration: 2 });
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-3))).toBe("finished");
+    expect(events.at(-1)!.data).toMatchObject({ frames: 60, durationSeconds: 2 });
     // The dead worker's chunk was run again by the survivor.
     const survivor = workers[0]!;
     expect(survivor.lines().some((line) => line.verb === "finished" && line.id === victimLine.id)).toBe(true);
@@ -269,11 +278,16 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     expect(fromChunked.json.activeRenders + fromChunked.json.queuedRenders).toBeGreaterThanOrEqual(count - 2);
 
     const all = await Promise.all(streams.map((stream) => stream.ended));
-    for (const events of all) expect(events.at(-1)!.event, JSON.stringify(events)).toBe("complete");
+    for (const events of all) {
+      expect(events.at(-1)!.event, JSON.stringify(events)).toBe("finished");
+      // The worker's renderer's own finished event, through Redis: its timings and stats are real.
+      expect(events.at(-1)!.data).toMatchObject({ frames: 30, stats: { frames: 30 } });
+      expect(events.at(-1)!.data.elapsedMs).toBeGreaterThan(0);
+    }
     // The ones that had to wait heard their place before they started.
     const waited = all.filter((events) => events[0]!.event === "queued");
     expect(waited.length).toBeGreaterThanOrEqual(count - 2);
-    for (const events of waited) expect(events.findIndex((event) => event.event === "queued")).toBeLessThan(events.findIndex((event) => event.event === "started"));
+    for (const events of waited) expect(events.findIndex((event) => event.event === "queued")).toBeLessThan(events.findIndex((event) => event.event === "running"));
 
     // The server's start and end times (taken in the queue's event order) never overlap more than the limit.
     const statuses = await Promise.all(ids.map((id) => statusOf(whole.url, id)));
@@ -307,7 +321,7 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
   it("cancels across the cluster: a waiting request is taken out of the queue, a running one is stopped on its worker", async () => {
     const submit = async () => (await request(`${whole.url}/render`, { body: { composition: "blocker.html" } })).json.requestId as string;
     const streamed = await openStream(whole.url, { composition: "blocker.html" });
-    const first = (await streamed.next("started")).data.requestId as string;
+    const first = (await streamed.next("running")).data.requestId as string;
     const second = await submit();
     await eventually(async () => ((await statusOf(whole.url, second)).state === "running" ? true : undefined));
     const third = await submit();
@@ -338,7 +352,7 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
 
   it("hands a running task back to the queue when its worker stops with SIGTERM, and another worker finishes it", async () => {
     const stream = await openStream(whole.url, { composition: "long", quality: "draft" });
-    const id = (await stream.next("started")).data.requestId as string;
+    const id = (await stream.next("running")).data.requestId as string;
     const startedLine = await Promise.race(workers.map((worker) => worker.waitFor((line) => line.verb === "started" && line.id === `${id}.render`)));
     const leaving = workers.find((worker) => worker.lines().some((line) => line.text === startedLine.text))!;
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -347,8 +361,8 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     expect(exit.stdout).toMatch(new RegExp(`handed back ${id}\\.render`));
     workers.splice(workers.indexOf(leaving), 1);
     const events = await stream.ended;
-    expect(events.at(-1)!.event, JSON.stringify(events.slice(-3))).toBe("complete");
-    expect(events.at(-1)!.data).toMatchObject({ frames: 60, duration: 2 });
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-3))).toBe("finished");
+    expect(events.at(-1)!.data).toMatchObject({ frames: 60, durationSeconds: 2 });
     expect(workers.some((worker) => worker.lines().some((line) => line.verb === "finished" && line.id === `${id}.render`))).toBe(true);
     expect(await leftoversOf(leaving)).toEqual([]);
   });

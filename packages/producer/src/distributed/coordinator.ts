@@ -1,21 +1,16 @@
 import type { EventEmitter } from "node:events";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
+import { ProgressMeter, sumFrameStats, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
 import { chunkRanges } from "./chunk-plan.js";
-import {
-  encodeFailure,
-  RETAIN_SECONDS,
-  taskId,
-  type ChunkResult,
-  type PlanResult,
-  type ProgressData,
-  type RenderJobData,
-  type RenderResult,
-  type TaskData,
-} from "./protocol.js";
+import { EventRelay } from "./event-relay.js";
+import { encodeFailure, isRelayedEvent, RETAIN_SECONDS, taskId, type PlanResult, type RelayedEvent, type RenderJobData, type TaskData } from "./protocol.js";
+import { outputFile } from "./tasks.js";
 
 export interface CoordinatorContext {
   tasks: Queue<TaskData>;
   taskEvents: QueueEvents;
+  /** This machine's view of the shared outputs directory, where the whole render's output goes. */
+  outputsDir: string;
   /** How often a task being waited for is looked up, in case its end was not heard (ms). */
   pollMs?: number;
 }
@@ -25,9 +20,6 @@ export class TaskFailure extends Error {
   override name = "TaskFailure";
 }
 
-/** Progress events at most this often, as the renderer's own meter. */
-const PROGRESS_INTERVAL_MS = 100;
-
 const TASK_OPTIONS: JobsOptions = {
   // Kept until the request ends, so a coordinator that restarts finds the tasks already done.
   removeOnComplete: { age: RETAIN_SECONDS },
@@ -35,73 +27,10 @@ const TASK_OPTIONS: JobsOptions = {
 };
 
 /**
- * Relays what the request's tasks report to the request's own job, which the accepting server's
- * stream follows: warnings once each (every chunk warns about the same composition), capture
- * progress over the whole render, throttled, and in order.
- */
-class ProgressRelay {
-  private chain = Promise.resolve();
-  private readonly warnings = new Set<string>();
-  private pending: ProgressData | undefined;
-  private lastSent = 0;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly job: Job) {}
-
-  /** A task's progress or warning, when its frames are the whole render's (an unchunked render). */
-  forward(data: ProgressData): void {
-    if (data.type === "warning") this.warning(data.code, data.message);
-    else if (data.stage === "capture") this.capture(data.frame, data.totalFrames);
-    else this.now(data);
-  }
-
-  warning(code: string, message: string): void {
-    const key = `${code}\n${message}`;
-    if (this.warnings.has(key)) return;
-    this.warnings.add(key);
-    this.now({ type: "warning", code, message });
-  }
-
-  capture(frame: number, totalFrames: number): void {
-    this.pending = { type: "progress", stage: "capture", frame, totalFrames, percent: Math.round((frame / totalFrames) * 1000) / 10 };
-    const wait = this.lastSent + PROGRESS_INTERVAL_MS - Date.now();
-    if (frame === totalFrames || wait <= 0) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), wait);
-  }
-
-  assemble(totalFrames: number): void {
-    this.now({ type: "progress", stage: "assemble", frame: totalFrames, totalFrames, percent: 100 });
-  }
-
-  async settle(): Promise<void> {
-    this.flush();
-    await this.chain;
-  }
-
-  private now(data: ProgressData): void {
-    this.flush();
-    this.send(data);
-  }
-
-  private flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.pending) return;
-    this.lastSent = Date.now();
-    this.send(this.pending);
-    this.pending = undefined;
-  }
-
-  private send(data: ProgressData): void {
-    this.chain = this.chain.then(() => this.job.updateProgress(data)).catch(() => undefined);
-  }
-}
-
-/**
  * Waits for a task to end, hearing its progress meanwhile. Ends are heard on the tasks' event
  * stream and also looked up now and then, so one missed event cannot hang a render.
  */
-export function waitTask<T>(context: CoordinatorContext, id: string, signal: AbortSignal, onProgress?: (data: ProgressData) => void): Promise<T> {
+export function waitTask<T>(context: CoordinatorContext, id: string, signal: AbortSignal, onProgress?: (event: RelayedEvent) => void): Promise<T> {
   const events = context.taskEvents as unknown as EventEmitter;
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -119,7 +48,7 @@ export function waitTask<T>(context: CoordinatorContext, id: string, signal: Abo
     const onCompleted = (args: { returnvalue: unknown }) => finish(() => resolve(args.returnvalue as T));
     const onFailed = (args: { failedReason: string }) => finish(() => reject(new TaskFailure(args.failedReason)));
     const onProgressEvent = (args: { data: unknown }) => {
-      if (!settled && typeof args.data === "object" && args.data !== null) onProgress?.(args.data as ProgressData);
+      if (!settled && isRelayedEvent(args.data)) onProgress?.(args.data);
     };
     const onAbort = () => finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted")));
     const check = async () => {
@@ -169,17 +98,20 @@ async function allOrFirstFailure<T>(start: (signal: AbortSignal) => Array<Promis
 
 /**
  * Runs one request: it holds a slot of the renders queue (so maxConcurrentRenders holds across
- * the cluster) while its tasks run on whichever workers are free. Without chunks, one `render`
- * task. With chunks, a `plan` task (frame count and the audio mix), the `chunk` tasks in
- * parallel, then an `assemble` task that joins them. Task ids derive from the request id, so a
+ * the cluster) while its tasks run on whichever workers are free, and relays their events onto
+ * the request's job. Without chunks, one `render` task, whose events and finished event are the
+ * request's. With chunks, a `plan` task (frame count and the audio mix), the `chunk` tasks in
+ * parallel, then an `assemble` task that joins them; the request's events are then those of the
+ * whole, as render() reports its workers'. Task ids derive from the request id, so a
  * coordinator restarted elsewhere after its worker died finds the tasks already queued or done
  * instead of adding them again. Ids of the tasks it queued are pushed to `created`.
  */
-export async function coordinate(job: Job<RenderJobData>, context: CoordinatorContext, signal: AbortSignal, created: string[]): Promise<RenderResult> {
+export async function coordinate(job: Job<RenderJobData>, context: CoordinatorContext, signal: AbortSignal, created: string[]): Promise<RenderFinishedEvent> {
+  const startedAt = Date.now();
   const data = job.data;
   const { requestId, options } = data;
   const base = { requestId };
-  const relay = new ProgressRelay(job);
+  const relay = new EventRelay(job);
   const add = async <K extends TaskData["kind"]>(id: string, task: TaskData & { kind: K }) => {
     created.push(id);
     await context.tasks.add(task.kind, task, { ...TASK_OPTIONS, jobId: id });
@@ -188,16 +120,19 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
     if (data.chunkSize === null) {
       const id = taskId(requestId, "render");
       await add(id, { ...base, kind: "render" });
-      return await waitTask<RenderResult>(context, id, signal, (progress) => relay.forward(progress));
+      return await waitTask<RenderFinishedEvent>(context, id, signal, relay.send);
     }
 
     const planId = taskId(requestId, "plan");
     await add(planId, { ...base, kind: "plan" });
-    const plan = await waitTask<PlanResult>(context, planId, signal, (progress) => relay.forward(progress));
+    const plan = await waitTask<PlanResult>(context, planId, signal, relay.send);
 
+    const output = outputFile(context.outputsDir, data.outputName);
     const ranges = chunkRanges(plan.totalFrames, data.chunkSize);
+    const meter = new ProgressMeter(plan.totalFrames, relay.send);
     const done = ranges.map(() => 0);
-    const report = () => relay.capture(done.reduce((sum, frames) => sum + frames, 0), plan.totalFrames);
+    const report = () => meter.advanceTo(done.reduce((sum, frames) => sum + frames, 0));
+    let announced = false;
     const ids = ranges.map((_, index) => taskId(requestId, "chunk", index));
     created.push(...ids);
     await context.tasks.addBulk(
@@ -211,37 +146,44 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
       (wait) =>
         ranges.map(async (range, index) => {
           const size = range.end - range.start;
-          const onProgress = (progress: ProgressData) => {
-            if (progress.type === "warning") return relay.warning(progress.code, progress.message);
-            if (progress.stage !== "capture") return;
-            done[index] = Math.min(progress.frame, size);
+          const onEvent = (event: RelayedEvent) => {
+            if (event.type === "warning") return relay.send(event);
+            // The first chunk to start tells of the composition; the extent is the whole render's.
+            if (event.type === "started" && !announced) {
+              announced = true;
+              return relay.send({ ...event, output, durationSeconds: plan.durationSeconds, totalFrames: plan.totalFrames });
+            }
+            if (event.type !== "progress" || event.stage !== "capture") return;
+            done[index] = Math.min(event.frame, size);
             report();
           };
-          const result = await waitTask<ChunkResult>(context, ids[index]!, wait, onProgress);
+          const finished = await waitTask<RenderFinishedEvent>(context, ids[index]!, wait, onEvent);
           done[index] = size;
           report();
-          return result;
+          return finished;
         }),
       signal,
     );
+    meter.finish();
 
-    relay.assemble(plan.totalFrames);
+    meter.assembling();
     const assembleId = taskId(requestId, "assemble");
-    await add(assembleId, {
-      ...base,
-      kind: "assemble",
-      count: ranges.length,
-      audio: plan.audio,
-      facts: {
-        format: options.format,
-        durationSeconds: plan.durationSeconds,
-        width: plan.width,
-        height: plan.height,
-        frames: plan.totalFrames,
-        history: chunks.some((chunk) => chunk.history === "replay") ? "replay" : "skip",
-      },
-    });
-    return await waitTask<RenderResult>(context, assembleId, signal);
+    await add(assembleId, { ...base, kind: "assemble", count: ranges.length, audio: plan.audio });
+    const joined = await waitTask<JoinedOutput>(context, assembleId, signal);
+    return {
+      type: "finished",
+      output,
+      format: options.format,
+      durationSeconds: plan.durationSeconds,
+      width: plan.width,
+      height: plan.height,
+      frames: plan.totalFrames,
+      sizeBytes: joined.sizeBytes,
+      captureMs: meter.captureMs(),
+      elapsedMs: Date.now() - startedAt,
+      stats: sumFrameStats(chunks.map((chunk) => chunk.stats)),
+      history: chunks.some((chunk) => chunk.history === "replay") ? "replay" : "skip",
+    };
   } finally {
     await relay.settle();
   }

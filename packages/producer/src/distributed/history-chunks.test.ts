@@ -74,9 +74,9 @@ describe.skipIf(!REDIS_SERVER)("one history in distributed chunks", () => {
 
     for (const [i, stream] of streams.entries()) {
       const events = await stream.ended;
-      const complete = events.at(-1)!;
-      expect(complete.event, `chunks of ${CHUNK_SIZES[i]}: ${JSON.stringify(events.at(-1))}`).toBe("complete");
-      expect(complete.data).toMatchObject({ frames: HISTORY_FRAMES, history: "replay" });
+      const finished = events.at(-1)!;
+      expect(finished.event, `chunks of ${CHUNK_SIZES[i]}: ${JSON.stringify(events.at(-1))}`).toBe("finished");
+      expect(finished.data).toMatchObject({ frames: HISTORY_FRAMES, history: "replay" });
       const frames = await pngFrames(join(outputsDir, events[0]!.data.requestId as string));
       expect(expected.flatMap((bytes, n) => (frames[n]?.equals(bytes) ? [] : [n])), `chunks of ${CHUNK_SIZES[i]}: frames that differ`).toEqual([]);
     }

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { outputExtension, type OutputFormat, type RenderOptions } from "@compose/core";
-import { audioFileName, type HistoryPath } from "@compose/renderer";
+import { audioFileName, type FrameRange, type RenderProgressEvent, type RenderStartedEvent, type RenderWarningEvent } from "@compose/renderer";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
 
@@ -50,24 +50,13 @@ export interface RenderJobData {
 export type TaskData =
   | { kind: "render"; requestId: string }
   | { kind: "plan"; requestId: string }
-  | { kind: "chunk"; requestId: string; index: number; count: number; frames: { start: number; end: number } }
-  | { kind: "assemble"; requestId: string; count: number; audio: boolean; facts: OutputFacts & { history: HistoryPath } };
+  | { kind: "chunk"; requestId: string; index: number; count: number; frames: FrameRange }
+  | { kind: "assemble"; requestId: string; count: number; audio: boolean };
 
-/** What a finished render reports, less its path (which differs between machines). */
-export interface OutputFacts {
-  format: OutputFormat;
-  durationSeconds: number;
-  width: number;
-  height: number;
-  frames: number;
-}
-
-export interface RenderResult extends OutputFacts {
-  sizeBytes: number;
-  /** Whether pages starting after frame 0 replayed history (any chunk's replay counts). */
-  history: HistoryPath;
-}
-
+/**
+ * What a `plan` task returns: what the chunks need. A `render` or `chunk` task, and a request's
+ * job, return the renderer's finished event as it is; an `assemble` task the joined output.
+ */
 export interface PlanResult {
   totalFrames: number;
   durationSeconds: number;
@@ -77,15 +66,16 @@ export interface PlanResult {
   audio: boolean;
 }
 
-export interface ChunkResult {
-  frames: number;
-  history: HistoryPath;
-}
+/**
+ * What a job's progress carries: the renderer's events about a render under way, as it emits
+ * them. Its end is the job's return value (the finished event) or its failedReason.
+ */
+export type RelayedEvent = RenderStartedEvent | RenderProgressEvent | RenderWarningEvent;
 
-/** What job progress carries: the stream's own events, less the request id. */
-export type ProgressData =
-  | { type: "progress"; stage: "capture" | "assemble"; frame: number; totalFrames: number; percent: number }
-  | { type: "warning"; code: string; message: string };
+export function isRelayedEvent(event: unknown): event is RelayedEvent {
+  const type = (event as { type?: unknown } | null)?.type;
+  return type === "started" || type === "progress" || type === "warning";
+}
 
 export function taskId(requestId: string, kind: "render" | "plan" | "assemble"): string;
 export function taskId(requestId: string, kind: "chunk", index: number): string;

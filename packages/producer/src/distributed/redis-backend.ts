@@ -2,6 +2,7 @@ import { basename, join } from "node:path";
 import { Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import type { RenderFinishedEvent } from "@compose/renderer";
+import { isFinalEvent } from "../jobs/job-events.js";
 import { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError, QueueUnavailableError, type QueueCounts, type RenderBackend } from "../queue/render-backend.js";
 import { RETAINED_ENDED_JOBS } from "../queue/render-queue.js";
@@ -11,12 +12,11 @@ import {
   checkPayloadSize,
   decodeFailure,
   checkRenderJobData,
+  isRelayedEvent,
   QUEUE_PREFIX,
   RENDERS_QUEUE,
   RETAIN_SECONDS,
-  type ProgressData,
   type RenderJobData,
-  type RenderResult,
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
 
@@ -51,7 +51,9 @@ interface Followed {
   /** Told it waits, so each later change of place is announced too. */
   announced: boolean;
   cancelling: boolean;
-  /** The highest capture frame announced. */
+  /** The renderer's `started` has been passed on. */
+  heardStart: boolean;
+  /** The highest capture frame passed on. */
   frames: number;
 }
 
@@ -59,7 +61,7 @@ function ended(job: RenderJob): Promise<void> {
   if (job.terminal) return Promise.resolve();
   return new Promise((resolve) => {
     const unsubscribe = job.subscribe((event) => {
-      if (event.type === "complete" || event.type === "error") {
+      if (isFinalEvent(event)) {
         unsubscribe();
         resolve();
       }
@@ -75,24 +77,6 @@ function isRenderJobData(data: unknown): data is RenderJobData {
   } catch {
     return false;
   }
-}
-
-function finishedEvent(job: RenderJob, result: RenderResult): RenderFinishedEvent {
-  return {
-    type: "finished",
-    output: job.spec.output,
-    format: result.format,
-    durationSeconds: result.durationSeconds,
-    width: result.width,
-    height: result.height,
-    frames: result.frames,
-    sizeBytes: result.sizeBytes,
-    // Timings stay with the workers that rendered; the stream does not carry them.
-    captureMs: 0,
-    elapsedMs: 0,
-    stats: { frames: result.frames, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
-    history: result.history,
-  };
 }
 
 /**
@@ -141,8 +125,8 @@ export class RedisRenderBackend implements RenderBackend {
     queue.on("error", logError);
     events.on("error", logError);
     events.on("active", ({ jobId }) => this.onActive(jobId));
-    events.on("progress", ({ jobId, data }) => this.onProgress(jobId, data as ProgressData));
-    events.on("completed", ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue as unknown as RenderResult));
+    events.on("progress", ({ jobId, data }) => this.onProgress(jobId, data));
+    events.on("completed", ({ jobId, returnvalue }) => this.onCompleted(jobId, returnvalue as unknown as RenderFinishedEvent));
     events.on("failed", ({ jobId, failedReason }) => this.onFailed(jobId, failedReason));
     for (const name of ["waiting", "removed", "stalled"] as const) events.on(name, () => this.schedulePositions());
     this.reconcileTimer = setInterval(() => void this.reconcile(), options.reconcileIntervalMs ?? 1000);
@@ -267,7 +251,7 @@ export class RedisRenderBackend implements RenderBackend {
   }
 
   private follow(job: RenderJob, how: { own: boolean; announced: boolean }): Followed {
-    const followed: Followed = { job, own: how.own, added: false, announced: how.announced, cancelling: false, frames: 0 };
+    const followed: Followed = { job, own: how.own, added: false, announced: how.announced, cancelling: false, heardStart: false, frames: 0 };
     this.followed.set(job.id, followed);
     return followed;
   }
@@ -289,7 +273,7 @@ export class RedisRenderBackend implements RenderBackend {
     followed.added = true;
     const state = await this.redis(() => bullJob.getState(), READ_ANSWER_MS);
     if (state === "active") job.start();
-    else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderResult);
+    else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderFinishedEvent);
     else if (state === "failed") this.onFailed(id, bullJob.failedReason);
     else await this.refreshPositions();
     return job;
@@ -310,28 +294,28 @@ export class RedisRenderBackend implements RenderBackend {
     this.schedulePositions();
   }
 
-  private onProgress(id: string, data: ProgressData): void {
+  /** The renderer's events as the workers relayed them, passed on as they are. */
+  private onProgress(id: string, data: unknown): void {
     const followed = this.live(id);
-    if (!followed || typeof data !== "object" || data === null) return;
+    if (!followed || !isRelayedEvent(data)) return;
     this.ensureStarted(followed);
-    if (data.type === "warning") {
-      followed.job.record({ type: "warning", code: data.code, message: data.message });
-    } else if (data.type === "progress") {
-      if (data.stage === "capture") {
-        // Chunks report out of order and a retried chunk starts again: the count only grows.
-        if (data.frame <= followed.frames) return;
-        followed.frames = data.frame;
-      }
-      const { stage, frame, totalFrames, percent } = data;
-      followed.job.record({ type: "progress", stage, frame, totalFrames, percent, framesPerSecond: 0 });
+    // A task or coordinator that runs again (its worker died) starts over: clients hear one
+    // `started`, and capture counts that only grow (chunks also report out of order).
+    if (data.type === "started") {
+      if (followed.heardStart) return;
+      followed.heardStart = true;
+    } else if (data.type === "progress" && data.stage === "capture") {
+      if (data.frame <= followed.frames) return;
+      followed.frames = data.frame;
     }
+    followed.job.record(data);
   }
 
-  private onCompleted(id: string, result: RenderResult): void {
+  private onCompleted(id: string, finished: RenderFinishedEvent): void {
     const followed = this.live(id);
     if (!followed) return;
     this.ensureStarted(followed);
-    followed.job.complete(finishedEvent(followed.job, result));
+    followed.job.record(finished);
     this.retire(id);
   }
 
@@ -382,7 +366,7 @@ export class RedisRenderBackend implements RenderBackend {
         if (state === "completed" || state === "failed") {
           const bullJob = await this.queue.getJob(id);
           if (!bullJob) continue;
-          if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderResult);
+          if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderFinishedEvent);
           else this.onFailed(id, bullJob.failedReason);
         } else if (state === "active") {
           this.onActive(id);

@@ -1,7 +1,7 @@
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { RenderError } from "@compose/renderer";
+import { RenderError, type RenderFinishedEvent } from "@compose/renderer";
 import { CONCURRENCY_LIMITS } from "../config/server-config.js";
 import type { WorkerConfig } from "../config/worker-config.js";
 import type { RenderSettings } from "../jobs/render-executor.js";
@@ -19,7 +19,6 @@ import {
   RENDERS_QUEUE,
   TASKS_QUEUE,
   type RenderJobData,
-  type RenderResult,
   type TaskData,
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
@@ -141,7 +140,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
 
   const stamp = () => new Date().toISOString();
   const taskContext = { projectsDir, outputsDir, renderSettings: options.renderSettings ?? {} };
-  const coordinatorContext = { tasks, taskEvents };
+  const coordinatorContext = { tasks, taskEvents, outputsDir };
   // A worker stops answering for its jobs after this long; others then run them again.
   const stallSettings = { lockDuration: config.stallTimeoutMs, stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)) };
 
@@ -188,7 +187,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     }
   };
 
-  const processRender = async (job: Job<RenderJobData>, token?: string): Promise<RenderResult> => {
+  const processRender = async (job: Job<RenderJobData>, token?: string): Promise<RenderFinishedEvent> => {
     const { requestId } = checked(job, job.data, checkRenderJobData);
     const activity = activities.begin(requestId, "coordinator");
     const created: string[] = [];
@@ -214,7 +213,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     }
   };
 
-  const renderWorker = new Worker<RenderJobData, RenderResult>(RENDERS_QUEUE, processRender, {
+  const renderWorker = new Worker<RenderJobData, RenderFinishedEvent>(RENDERS_QUEUE, processRender, {
     ...connection,
     // Coordination is light; the queue's global concurrency is what limits renders.
     concurrency: CONCURRENCY_LIMITS.max,

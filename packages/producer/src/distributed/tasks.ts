@@ -1,21 +1,11 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
-import { joinChunks, mixCompositionAudio, render, RenderError, type RenderEvent, type RenderFinishedEvent } from "@compose/renderer";
+import { joinChunks, mixCompositionAudio, render, RenderError, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
 import type { RenderSettings } from "../jobs/render-executor.js";
 import { CompositionPathError, resolveProjectComposition } from "../project/resolve-project-composition.js";
-import {
-  chunkAudioPath,
-  chunkDirectory,
-  chunkPath,
-  isOutputName,
-  type ChunkResult,
-  type PlanResult,
-  type ProgressData,
-  type RenderJobData,
-  type RenderResult,
-  type TaskData,
-} from "./protocol.js";
+import { EventRelay } from "./event-relay.js";
+import { chunkAudioPath, chunkDirectory, chunkPath, isOutputName, type PlanResult, type RenderJobData, type TaskData } from "./protocol.js";
 
 export interface TaskContext {
   /** This machine's view of the shared projects directory (a real path). */
@@ -25,7 +15,7 @@ export interface TaskContext {
   renderSettings: RenderSettings;
 }
 
-export type TaskResult = RenderResult | PlanResult | ChunkResult;
+export type TaskResult = RenderFinishedEvent | PlanResult | JoinedOutput;
 
 /** One line naming a task, for the worker's log. */
 export function describeTask(data: TaskData): string {
@@ -41,33 +31,10 @@ export function describeTask(data: TaskData): string {
   }
 }
 
-/** The renderer's progress and warnings, onto the task's job, in order; failures to report are not the render's. */
-function progressReporter(job: Job): { onEvent: (event: RenderEvent) => void; settle: () => Promise<void> } {
-  let chain = Promise.resolve();
-  const send = (data: ProgressData) => {
-    chain = chain.then(() => job.updateProgress(data)).catch(() => undefined);
-  };
-  return {
-    onEvent(event) {
-      if (event.type === "progress") {
-        const { stage, frame, totalFrames, percent } = event;
-        send({ type: "progress", stage, frame, totalFrames, percent });
-      } else if (event.type === "warning") {
-        send({ type: "warning", code: event.code, message: event.message });
-      }
-    },
-    settle: () => chain,
-  };
-}
-
-function resultOf(finished: RenderFinishedEvent): RenderResult {
-  const { format, durationSeconds, width, height, frames, sizeBytes, history } = finished;
-  return { format, durationSeconds, width, height, frames, sizeBytes, history };
-}
-
-function outputFile(context: TaskContext, name: string): string {
+/** The output's path on this machine: a plain name inside the shared outputs directory. */
+export function outputFile(outputsDir: string, name: string): string {
   if (!isOutputName(name)) throw new RenderError("invalid-composition", `the output name ${name} is not a plain file name`);
-  return join(context.outputsDir, name);
+  return join(outputsDir, name);
 }
 
 async function compositionFile(context: TaskContext, composition: string): Promise<string> {
@@ -89,14 +56,14 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
   const data = job.data;
   const { options } = request;
   const chunks = chunkDirectory(context.outputsDir, data.requestId);
-  const reporter = progressReporter(job);
-  const hooks = { onEvent: reporter.onEvent, signal };
+  const relay = new EventRelay(job);
+  const hooks = { onEvent: relay.send, signal };
   try {
     switch (data.kind) {
       case "render": {
         const composition = await compositionFile(context, request.composition);
-        const output = outputFile(context, request.outputName);
-        return resultOf(await render({ composition, output, options, ...context.renderSettings }, hooks));
+        const output = outputFile(context.outputsDir, request.outputName);
+        return await render({ composition, output, options, ...context.renderSettings }, hooks);
       }
       case "plan": {
         const composition = await compositionFile(context, request.composition);
@@ -109,11 +76,10 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
         const composition = await compositionFile(context, request.composition);
         await mkdir(chunks, { recursive: true });
         const output = chunkPath(chunks, data.index, options.format);
-        const finished = await render({ composition, output, options, frames: data.frames, audio: false, ...context.renderSettings }, hooks);
-        return { frames: finished.frames, history: finished.history };
+        return await render({ composition, output, options, frames: data.frames, audio: false, ...context.renderSettings }, hooks);
       }
       case "assemble": {
-        const output = outputFile(context, request.outputName);
+        const output = outputFile(context.outputsDir, request.outputName);
         const files = Array.from({ length: data.count }, (_, index) => chunkPath(chunks, index, options.format));
         const joined = await joinChunks({
           chunks: files,
@@ -123,10 +89,10 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
           signal,
         });
         await rm(chunks, { recursive: true, force: true });
-        return { ...data.facts, sizeBytes: joined.sizeBytes };
+        return joined;
       }
     }
   } finally {
-    await reporter.settle();
+    await relay.settle();
   }
 }

@@ -8,6 +8,7 @@ import { readdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, openStream, request, type EventStreamClient } from "../../test/support/http.js";
+import { missingEventFields } from "../../test/support/openapi.js";
 import { startServer, type TestServer } from "../../test/support/serve.js";
 
 let server: TestServer | undefined;
@@ -45,8 +46,11 @@ describe("one slot, three streams", () => {
     // The one that ran at once was never queued.
     expect(first.events.map((e) => e.event)).not.toContain("queued");
     for (const events of ends) {
-      expect(events[events.length - 1], JSON.stringify(events[events.length - 1])).toMatchObject({ event: "complete" });
-      for (const { event, data } of events) expect(data.type).toBe(event);
+      expect(events[events.length - 1], JSON.stringify(events[events.length - 1])).toMatchObject({ event: "finished" });
+      for (const { event, data } of events) {
+        expect(data.type).toBe(event);
+        expect(missingEventFields(data), event).toEqual([]);
+      }
     }
     // The third moved up when the first finished.
     expect(third.events.filter((e) => e.event === "queued").map((e) => e.data.position)).toEqual([2, 1]);
@@ -63,14 +67,30 @@ describe("one slot, three streams", () => {
     expect(completedAt[0]).toBeLessThan(completedAt[1]!);
     expect(completedAt[1]).toBeLessThan(completedAt[2]!);
 
-    const complete = (await third.next("complete")).data;
-    expect(complete).toMatchObject({ format: "mp4", duration: 0.5, width: 320, height: 180, frames: 15 });
-    expect(complete.output).toBe(`/render/${complete.requestId}/output`);
+    // The renderer's own events, each with the request's id, and the output as its download URL.
+    expect(third.events.map((e) => e.event).filter((name) => !["queued", "progress", "warning"].includes(name))).toEqual(["running", "started", "finished"]);
+    const started = (await third.next("started")).data;
+    expect(started).toMatchObject({ composition: "tiny", format: "mp4", fps: 30, totalFrames: 15, width: 320, height: 180 });
+    expect(started.output).toBe(`/render/${started.requestId}/output`);
+    const finished = (await third.next("finished")).data;
+    expect(finished).toMatchObject({ format: "mp4", durationSeconds: 0.5, width: 320, height: 180, frames: 15, stats: { frames: 15 } });
+    expect(finished.output).toBe(`/render/${finished.requestId}/output`);
+    expect(finished.sizeBytes).toBeGreaterThan(0);
+    expect(finished.elapsedMs).toBeGreaterThan(0);
     const progress = third.events.filter((e) => e.event === "progress").map((e) => e.data);
     expect(progress.length).toBeGreaterThan(0);
     expect(progress[progress.length - 1]).toMatchObject({ stage: "capture", frame: 15, totalFrames: 15, percent: 100 });
 
-    const video = await probe(`${server.outputsDir}/${complete.requestId}.mp4`);
+    const video = await probe(`${server.outputsDir}/${finished.requestId}.mp4`);
+    expect((await request(`${server.url}/render/${finished.requestId}`)).json.output).toEqual({
+      url: finished.output,
+      format: "mp4",
+      size: finished.sizeBytes,
+      duration: 0.5,
+      width: 320,
+      height: 180,
+      frames: 15,
+    });
     expect([video.codec_name, video.width, video.height]).toEqual(["h264", 320, 180]);
     expect(await queue()).toEqual({ maxConcurrentRenders: 1, activeRenders: 0, queuedRenders: 0 });
   });
@@ -80,7 +100,7 @@ describe("a client that disconnects", () => {
   it("cancels its running render, frees the slot for the next request and leaves no output", async () => {
     server = await startServer(["--max-concurrent-renders", "1"]);
     const holder = await openStream(server.url, { composition: "blocker.html" });
-    const started = (await holder.next("started")).data;
+    const running = (await holder.next("running")).data;
     const waiting = await openStream(server.url, { composition: "tiny", quality: "draft" });
     await waiting.next("queued");
     expect(await queue()).toMatchObject({ activeRenders: 1, queuedRenders: 1 });
@@ -88,11 +108,11 @@ describe("a client that disconnects", () => {
     holder.disconnect();
     expect((await waiting.next("started")).data.type).toBe("started");
     const events = await waiting.ended;
-    expect(events[events.length - 1], JSON.stringify(events[events.length - 1])).toMatchObject({ event: "complete" });
+    expect(events[events.length - 1], JSON.stringify(events[events.length - 1])).toMatchObject({ event: "finished" });
 
-    const status = (await request(`${server.url}/render/${started.requestId}`)).json;
+    const status = (await request(`${server.url}/render/${running.requestId}`)).json;
     expect(status).toMatchObject({ state: "cancelled", error: { code: "cancelled" }, output: null });
-    expect(existsSync(`${server.outputsDir}/${started.requestId}.mp4`)).toBe(false);
+    expect(existsSync(`${server.outputsDir}/${running.requestId}.mp4`)).toBe(false);
     // Only the completed output: no staging directory of the cancelled render is left behind.
     expect(await readdir(server.outputsDir)).toEqual([`${events[0]!.data.requestId}.mp4`]);
     expect(await queue()).toMatchObject({ activeRenders: 0, queuedRenders: 0 });
@@ -101,7 +121,7 @@ describe("a client that disconnects", () => {
   it("leaves the queue when it was still waiting, and the ones behind it move up", async () => {
     server = await startServer(["--max-concurrent-renders", "1"]);
     const holder = await openStream(server.url, { composition: "blocker.html" });
-    await holder.next("started");
+    await holder.next("running");
     const leaving = await openStream(server.url, { composition: "tiny" });
     const staying = await openStream(server.url, { composition: "tiny" });
     const leavingId = (await leaving.next("queued")).data.requestId;
@@ -120,12 +140,12 @@ describe("a client that disconnects", () => {
 });
 
 describe("a render that fails", () => {
-  it("ends the stream with an error event carrying the renderer's code", async () => {
+  it("ends the stream with the renderer's failed event", async () => {
     server = await startServer();
     const client = await openStream(server.url, { composition: "odd" });
     const events = await client.ended;
-    expect(events.map((e) => e.event)).toEqual(["started", "error"]);
-    expect(events[1]!.data).toMatchObject({ type: "error", code: "invalid-composition" });
+    expect(events.map((e) => e.event)).toEqual(["running", "failed"]);
+    expect(events[1]!.data).toMatchObject({ type: "failed", code: "invalid-composition" });
     expect(events[1]!.data.message).toMatch(/even width/);
   });
 });

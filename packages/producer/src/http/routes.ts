@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { OperatorNetworkPolicy } from "@compose/renderer";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { RenderJob, type JobEvent } from "../jobs/render-job.js";
+import { isFinalEvent, type JobEvent } from "../jobs/job-events.js";
+import { RenderJob } from "../jobs/render-job.js";
 import { contentTypeOf, listSequence } from "../output/output-files.js";
 import type { RenderBackend } from "../queue/render-backend.js";
 import { HttpError, outputGone } from "./errors.js";
@@ -82,7 +83,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     const stream = openEventStream(reply, { location: renderUrls.status(job.id) });
     deliver = (event) => {
       stream.send(event);
-      if (event.type === "complete" || event.type === "error") stream.end();
+      if (isFinalEvent(event)) stream.end();
     };
     early.forEach(deliver);
     // A client that goes away no longer wants the render: its slot or place goes to the next one.

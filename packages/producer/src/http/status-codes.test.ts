@@ -146,7 +146,7 @@ describe("404: unknown ids", () => {
 describe("a busy queue: 202, 429, 409 and DELETE", () => {
   it("accepts one waiting request, refuses the next with 429, and cancels on DELETE", async () => {
     const holder = await openStream(server.url, { composition: "blocker.html" }, TOKEN);
-    const holderId = (await holder.next("started")).data.requestId;
+    const holderId = (await holder.next("running")).data.requestId;
 
     const accepted = await call("POST", "/render", { body: { composition: "tiny" } });
     expectStatus(accepted, 202, "POST", "/render");
@@ -178,7 +178,7 @@ describe("a busy queue: 202, 429, 409 and DELETE", () => {
     const stopped = await call("DELETE", "/render/{id}", { id: holderId });
     expect(stopped.json).toMatchObject({ state: "cancelled", error: { code: "cancelled" } });
     const events = await holder.ended;
-    expect(events[events.length - 1]!.data).toMatchObject({ type: "error", code: "cancelled" });
+    expect(events[events.length - 1]!.data).toMatchObject({ type: "failed", code: "cancelled" });
     expect((await call("GET", "/render/queue")).json).toEqual({ maxConcurrentRenders: 1, activeRenders: 0, queuedRenders: 0 });
   });
 });

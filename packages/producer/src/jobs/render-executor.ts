@@ -1,4 +1,4 @@
-import { render, RenderError, type RenderRequest } from "@compose/renderer";
+import { render, RenderError, type RenderEvent, type RenderRequest } from "@compose/renderer";
 import type { RenderJob } from "./render-job.js";
 
 /** Renderer settings that come from the machine rather than from a request. */
@@ -14,9 +14,13 @@ export type JobExecutor = (job: RenderJob, signal: AbortSignal) => Promise<void>
 export function renderExecutor(settings: RenderSettings): JobExecutor {
   return async (job, signal) => {
     const { file, output, options } = job.spec;
+    // The job hears render()'s last event once the render has cleaned up (its browsers closed, a
+    // failed render's partial output removed), so a client told it has ended finds it so.
+    const onEvent = (event: RenderEvent) => {
+      if (event.type !== "finished" && event.type !== "failed") job.record(event);
+    };
     try {
-      const finished = await render({ composition: file, output, options, ...settings }, { onEvent: (event) => job.record(event), signal });
-      job.complete(finished);
+      job.record(await render({ composition: file, output, options, ...settings }, { onEvent, signal }));
     } catch (error) {
       // render() turns every failure into a RenderError; anything else is a bug worth naming.
       if (error instanceof RenderError) job.fail(error.code, error.message);

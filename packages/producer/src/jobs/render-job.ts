@@ -1,6 +1,6 @@
 import type { OutputFormat, RenderOptions } from "@compose/core";
-import type { HistoryPath, RenderEvent, RenderFinishedEvent } from "@compose/renderer";
-import { renderUrls } from "../http/urls.js";
+import type { RenderEvent, RenderFailedEvent, RenderFinishedEvent, RenderProgressEvent } from "@compose/renderer";
+import { clientEvent, type ClientRenderEvent, type JobEvent } from "./job-events.js";
 
 export type RenderState = "queued" | "running" | "completed" | "failed" | "cancelled";
 
@@ -28,15 +28,6 @@ export interface RenderFailure {
   code: string;
   message: string;
 }
-
-/** What a client sees of one request: the stream's events, one per change. */
-export type JobEvent =
-  | { type: "queued"; requestId: string; position: number }
-  | { type: "started"; requestId: string }
-  | ({ type: "progress"; requestId: string } & RenderProgress)
-  | { type: "warning"; requestId: string; code: string; message: string }
-  | ({ type: "complete"; requestId: string; output: string; history: HistoryPath } & Omit<RenderOutput, "url">)
-  | ({ type: "error"; requestId: string } & RenderFailure);
 
 /** GET /render/:id. Absent facts are null rather than missing, so clients need not guess. */
 export interface RenderStatus {
@@ -67,15 +58,16 @@ export interface RenderJobSpec {
 type Listener = (event: JobEvent) => void;
 
 /**
- * One render request: its state, its latest progress and its listeners. The queue moves it
- * along (waiting, start, complete, fail); the HTTP layer reads it and subscribes to it.
+ * One render request: its state, its latest events and its listeners. The queue moves it along
+ * (waiting, start) and hands it the renderer's events, whose last one (finished or failed) ends
+ * it; the HTTP layer reads it and subscribes to it.
  */
 export class RenderJob {
   private state: RenderState = "queued";
   private position: number | null = null;
-  private progress: RenderProgress | null = null;
-  private output: RenderOutput | null = null;
-  private error: RenderFailure | null = null;
+  private progress: ClientRenderEvent<RenderProgressEvent> | null = null;
+  private finished: ClientRenderEvent<RenderFinishedEvent> | null = null;
+  private failure: ClientRenderEvent<RenderFailedEvent> | null = null;
   private startedAt: Date | null = null;
   private finishedAt: Date | null = null;
   private readonly listeners = new Set<Listener>();
@@ -111,53 +103,53 @@ export class RenderJob {
     this.state = "running";
     this.position = null;
     this.startedAt = new Date();
-    this.emit({ type: "started", requestId: this.id });
+    this.emit({ type: "running", requestId: this.id });
   }
 
-  /** The renderer's events while running; its outcome arrives through complete() or fail(). */
+  /** One of the renderer's events, passed on to the listeners as clientEvent() makes it. */
   record(event: RenderEvent): void {
-    if (event.type === "progress") {
-      const { stage, frame, totalFrames, percent } = event;
-      this.progress = { stage, frame, totalFrames, percent };
-      this.emit({ type: "progress", requestId: this.id, ...this.progress });
-    } else if (event.type === "warning") {
-      this.emit({ type: "warning", requestId: this.id, code: event.code, message: event.message });
+    const sent = clientEvent(this.id, event);
+    switch (sent.type) {
+      case "finished":
+        this.finished = sent;
+        return this.finish("completed", sent);
+      case "failed":
+        this.failure = sent;
+        return this.finish(sent.code === "cancelled" ? "cancelled" : "failed", sent);
+      case "progress":
+        this.progress = sent;
     }
+    this.emit(sent);
   }
 
-  complete(finished: RenderFinishedEvent): void {
-    this.output = {
-      url: renderUrls.output(this.id),
-      format: finished.format,
-      size: finished.sizeBytes,
-      duration: finished.durationSeconds,
-      width: finished.width,
-      height: finished.height,
-      frames: finished.frames,
-    };
-    const { url, ...facts } = this.output;
-    this.finish("completed", { type: "complete", requestId: this.id, output: url, ...facts, history: finished.history });
-  }
-
-  /** A failure, or with code `cancelled` a cancellation (before or during the render). */
+  /** A failure, or with code `cancelled` a cancellation (before or during the render), told as the renderer tells its own. */
   fail(code: string, message: string): void {
-    this.error = { code, message };
-    this.finish(code === "cancelled" ? "cancelled" : "failed", { type: "error", requestId: this.id, ...this.error });
+    this.record({ type: "failed", code, message });
   }
 
+  /** GET /render/:id keeps its documented shape; its facts are those of the events sent. */
   snapshot(): RenderStatus {
+    const { progress, finished, failure } = this;
     return {
       requestId: this.id,
       state: this.state,
       composition: this.spec.composition,
       format: this.spec.options.format,
       position: this.position,
-      progress: this.progress,
+      progress: progress && { stage: progress.stage, frame: progress.frame, totalFrames: progress.totalFrames, percent: progress.percent },
       createdAt: this.createdAt.toISOString(),
       startedAt: this.startedAt?.toISOString() ?? null,
       finishedAt: this.finishedAt?.toISOString() ?? null,
-      output: this.output,
-      error: this.error,
+      output: finished && {
+        url: finished.output,
+        format: finished.format,
+        size: finished.sizeBytes,
+        duration: finished.durationSeconds,
+        width: finished.width,
+        height: finished.height,
+        frames: finished.frames,
+      },
+      error: failure && { code: failure.code, message: failure.message },
     };
   }
 

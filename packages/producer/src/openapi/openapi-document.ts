@@ -1,4 +1,4 @@
-import { renderOptionsSchema } from "@compose/core";
+import { FRAME_RATES, OUTPUT_FORMATS, QUALITY_NAMES, renderOptionsSchema } from "@compose/core";
 import { z } from "zod";
 
 /** The render options as JSON Schema, from the one zod schema the CLI and the server validate with. */
@@ -61,53 +61,81 @@ const rangeHeader = {
   description: "One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges are ignored and the whole file is sent.",
 };
 
+const requestId = { type: "string" };
+const downloadUrl = {
+  type: "string",
+  description: "Where to download the output, relative to the server: /render/{id}/output. The renderer names a path on the machine that rendered; the server gives the URL instead.",
+};
+const outputFormat = { type: "string", enum: [...OUTPUT_FORMATS] };
+
+/** An event of the stream: every field required, as each is always sent. */
+function event(type: string, description: string, properties: Record<string, object>) {
+  const all = { type: { const: type }, requestId, ...properties };
+  return { type: "object", description, required: Object.keys(all), properties: all };
+}
+
 const eventSchemas = {
-  QueuedEvent: {
-    type: "object",
-    description: "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next.",
-    required: ["type", "requestId", "position"],
-    properties: { type: { const: "queued" }, requestId: { type: "string" }, position: { type: "integer", minimum: 1 } },
-  },
-  StartedEvent: {
-    type: "object",
-    description: "The request has a slot and its render begins.",
-    required: ["type", "requestId"],
-    properties: { type: { const: "started" }, requestId: { type: "string" } },
-  },
-  ProgressEvent: {
-    type: "object",
-    required: ["type", "requestId", "stage", "frame", "totalFrames", "percent"],
-    properties: { type: { const: "progress" }, requestId: { type: "string" }, ...progressProperties() },
-  },
-  WarningEvent: {
-    type: "object",
-    description: "A problem the render works around, such as an undeclared variable without strictVariables.",
-    required: ["type", "requestId", "code", "message"],
-    properties: { type: { const: "warning" }, requestId: { type: "string" }, code: { type: "string" }, message: { type: "string" } },
-  },
-  CompleteEvent: {
-    type: "object",
-    description: "The last event of a successful render.",
-    required: ["type", "requestId", "output", "format", "size", "duration", "width", "height", "frames", "history"],
-    properties: {
-      type: { const: "complete" },
-      requestId: { type: "string" },
-      output: { type: "string", description: "Where to download the output, relative to the server: /render/{id}/output." },
-      ...outputFacts(),
-      history: {
-        type: "string",
-        enum: ["replay", "skip"],
-        description:
-          "How workers and chunks that start after frame 0 got there: `replay` when the composition builds its state frame by frame (they played every frame before their first), `skip` when its state is a function of time.",
+  QueuedEvent: event("queued", "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next.", {
+    position: { type: "integer", minimum: 1 },
+  }),
+  RunningEvent: event("running", "The request has a slot (it left the queue, or never waited); the renderer's `started` follows once the composition is loaded.", {}),
+  StartedEvent: event("started", "The renderer has loaded the composition and begins to capture. In a chunked render, sent when the first chunk starts, with the whole render's `totalFrames` and `durationSeconds`.", {
+    composition: { type: "string", description: "The composition's id (`data-composition-id`)." },
+    output: downloadUrl,
+    format: outputFormat,
+    fps: { type: "integer", enum: [...FRAME_RATES] },
+    quality: { type: "string", enum: [...QUALITY_NAMES] },
+    width: { type: "integer" },
+    height: { type: "integer" },
+    durationSeconds: { type: "number" },
+    durationSource: { type: "string", enum: ["data-duration", "clips", "timelines"], description: "Which part of the duration rule gave the duration." },
+    totalFrames: { type: "integer" },
+    workers: { type: "integer", description: "Browsers capturing in parallel (in a chunked render, for each chunk)." },
+    captureMode: { type: "string", enum: ["beginframe", "screenshot"] },
+  }),
+  ProgressEvent: event("progress", "At most every 100 ms while capturing (`stage: capture`, frames summed over the chunks of a chunked render), and when the output is assembled.", {
+    ...progressProperties(),
+    framesPerSecond: { type: "number", description: "Frames captured per second since capture began." },
+  }),
+  WarningEvent: event("warning", "A problem the render works around, such as an undeclared variable without strictVariables.", {
+    code: { type: "string" },
+    message: { type: "string" },
+  }),
+  FinishedEvent: event("finished", "The last event of a successful render.", {
+    output: downloadUrl,
+    format: outputFormat,
+    durationSeconds: { type: "number" },
+    width: { type: "integer" },
+    height: { type: "integer" },
+    frames: { type: "integer" },
+    sizeBytes: { type: "integer", description: "For png-sequence, all files together." },
+    captureMs: { type: "number", description: "Time spent seeking and capturing (encoding runs alongside)." },
+    elapsedMs: { type: "number", description: "Time from the start of the render to the committed output; time waiting in the queue is not counted." },
+    stats: {
+      type: "object",
+      description: "Where capture time went, summed over the browsers (and chunks).",
+      required: ["frames", "reused", "seekMs", "captureMs", "replayedFrames", "replayMs"],
+      properties: {
+        frames: { type: "integer" },
+        reused: { type: "integer", description: "Frames whose image was reused because the seek changed nothing." },
+        seekMs: { type: "number" },
+        captureMs: { type: "number" },
+        replayedFrames: { type: "integer", description: "Frames played without capture to give a page that starts after frame 0 its history." },
+        replayMs: { type: "number" },
       },
     },
-  },
-  ErrorEvent: {
-    type: "object",
-    description: "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, `cancelled`, ...).",
-    required: ["type", "requestId", "code", "message"],
-    properties: { type: { const: "error" }, requestId: { type: "string" }, code: { type: "string" }, message: { type: "string" } },
-  },
+    history: {
+      type: "string",
+      enum: ["replay", "skip"],
+      description:
+        "How workers and chunks that start after frame 0 got there: `replay` when the composition builds its state frame by frame (they played every frame before their first), `skip` when its state is a function of time.",
+    },
+  }),
+  FailedEvent: event(
+    "failed",
+    "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, ...) or `cancelled`.",
+    { code: { type: "string" }, message: { type: "string" } },
+  ),
 };
 
 function progressProperties() {
@@ -121,7 +149,7 @@ function progressProperties() {
 
 function outputFacts() {
   return {
-    format: { type: "string", enum: ["mp4", "mov", "webm", "png-sequence"] },
+    format: outputFormat,
     size: { type: "integer", description: "Bytes; for png-sequence, all files together." },
     duration: { type: "number", description: "Seconds." },
     width: { type: "integer" },
@@ -252,7 +280,7 @@ export function openApiDocument(): object {
         post: {
           summary: "Submit a render and follow it as server-sent events",
           description:
-            "Each event has an SSE `event:` name equal to its JSON data's `type`. The stream ends after `complete` or `error`. Closing the connection cancels the render, or removes it from the queue.",
+            "Each event has an SSE `event:` name equal to its JSON data's `type`: the queue's `queued` and `running`, then the renderer's own events (`started`, `progress`, `warning`, `finished`, `failed`) with the request's `requestId` and `output` as the download URL. The stream ends after `finished` or `failed`. Closing the connection cancels the render, or removes it from the queue.",
           requestBody: renderBody,
           responses: {
             200: {

@@ -4,7 +4,8 @@
  * show the same with real renders.
  */
 import { describe, expect, it } from "vitest";
-import { RenderJob, type JobEvent } from "../jobs/render-job.js";
+import type { JobEvent } from "../jobs/job-events.js";
+import { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError } from "./render-backend.js";
 import { RenderQueue, RETAINED_ENDED_JOBS } from "./render-queue.js";
 
@@ -88,7 +89,7 @@ describe("RenderQueue", () => {
     await h.queue.submit(h.job("a"));
     await h.queue.submit(h.job("b"));
     await h.queue.cancel("a");
-    expect(h.events.get("a")!.at(-1)).toMatchObject({ type: "error", code: "cancelled" });
+    expect(h.events.get("a")!.at(-1)).toMatchObject({ type: "failed", code: "cancelled" });
     expect(h.started).toEqual(["a", "b"]);
     expect(await h.queue.counts()).toMatchObject({ activeRenders: 1, queuedRenders: 0 });
     expect(await h.queue.cancel("nobody")).toBeUndefined();
@@ -112,8 +113,8 @@ describe("RenderQueue", () => {
     const before = Date.now();
     await h.queue.shutdown(200);
     expect(Date.now() - before).toBeGreaterThanOrEqual(190);
-    expect(h.events.get("b")!.at(-1)).toMatchObject({ type: "error", code: "cancelled" });
-    expect(h.events.get("a")!.at(-1)).toMatchObject({ type: "error", code: "cancelled" });
+    expect(h.events.get("b")!.at(-1)).toMatchObject({ type: "failed", code: "cancelled" });
+    expect(h.events.get("a")!.at(-1)).toMatchObject({ type: "failed", code: "cancelled" });
     expect(h.started).toEqual(["a"]);
     await expect(h.queue.submit(h.job("c"))).rejects.toBeInstanceOf(QueueClosedError);
   });
@@ -136,6 +137,6 @@ describe("RenderQueue", () => {
     const shutdown = h.queue.shutdown(60_000);
     await h.finish("a");
     await shutdown;
-    expect(h.events.get("a")!.map((event) => event.type)).toEqual(["started"]);
+    expect(h.events.get("a")!.map((event) => event.type)).toEqual(["running"]);
   });
 });

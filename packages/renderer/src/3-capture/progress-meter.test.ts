@@ -25,4 +25,13 @@ describe("ProgressMeter", () => {
     expect(frames).toHaveLength(100);
     expect(frames[0]).toBe(1000);
   });
+
+  it("reports counts given in batches, never moving back when a part starts again", () => {
+    const frames: number[] = [];
+    const meter = new ProgressMeter(10, (event: RenderEvent) => {
+      if (event.type === "progress") frames.push(event.frame);
+    });
+    for (const count of [3, 6, 4, 6, 10]) meter.advanceTo(count);
+    expect(frames).toEqual([3, 6, 10]);
+  });
 });

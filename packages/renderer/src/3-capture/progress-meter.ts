@@ -25,7 +25,16 @@ export class ProgressMeter {
   }
 
   frameDone(): void {
-    this.done++;
+    this.advanceTo(this.done + 1);
+  }
+
+  /**
+   * `frames` are done in all: for counts reported in batches (the chunks of a distributed render).
+   * The count only grows, so a part that starts again does not move it back.
+   */
+  advanceTo(frames: number): void {
+    if (frames <= this.done) return;
+    this.done = frames;
     const now = Date.now();
     const wholePercent = Math.floor((this.done * 100) / this.totalFrames);
     if (wholePercent > this.lastWholePercent || now - this.lastEmit >= INTERVAL_MS) {

@@ -3,11 +3,10 @@ import { tmpdir } from "node:os";
 import { assembleOutput } from "../5-assemble/assemble-output.js";
 import { warnOnFlatFrames } from "../5-assemble/flat-frames.js";
 import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
 import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
 import { warnOnStillness } from "../3-capture/stillness.js";
-import type { FrameStats, RenderFinishedEvent } from "../common/render-events.js";
+import { sumFrameStats, type RenderFinishedEvent } from "../common/render-events.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
@@ -105,7 +104,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     sizeBytes: await outputSize(request.output),
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
-    stats: totalStats(pages),
+    stats: sumFrameStats(pages.map((page) => page.stats)),
     history: pages.some((page) => page.needsHistory) ? "replay" : "skip",
   };
 }
@@ -126,18 +125,4 @@ function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
     workers: plan.ranges.length,
     captureMode: plan.capture.mode,
   });
-}
-
-function totalStats(pages: readonly CompositionPage[]): FrameStats {
-  return pages.reduce<FrameStats>(
-    (sum, { stats }) => ({
-      frames: sum.frames + stats.frames,
-      reused: sum.reused + stats.reused,
-      seekMs: sum.seekMs + stats.seekMs,
-      captureMs: sum.captureMs + stats.captureMs,
-      replayedFrames: sum.replayedFrames + stats.replayedFrames,
-      replayMs: sum.replayMs + stats.replayMs,
-    }),
-    { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
-  );
 }
