@@ -122,14 +122,14 @@ describe("docker run for compose render --docker", () => {
       "--crf=20",
       "--video-bitrate=5M",
       "--workers=3",
-      "--max-concurrent-renders=2",
-      '--variables={"title":"--not a flag","n":-1}',
       "--gpu",
       "--hdr",
       "--sdr",
+      '--variables={"title":"--not a flag","n":-1}',
       "--strict-variables",
       "--allow-missing-assets",
       "--quiet",
+      "--max-concurrent-renders=2",
     ]);
     expect(args.join(" ")).not.toMatch(/--docker|--browser-gpu/);
     expect(passedFlags({ workers: "auto" })).toEqual(["--workers=auto"]);
@@ -138,7 +138,7 @@ describe("docker run for compose render --docker", () => {
 
   it("passes the network policy and the limits on", () => {
     expect(passedFlags({ network: "public", allowHost: ["cdn.example.com", "*.example.org"], maxFrames: "900", maxWidth: "1920", maxHeight: "1080" })).toEqual([
-      "--network=public", "--max-frames=900", "--max-width=1920", "--max-height=1080", "--allow-host=cdn.example.com", "--allow-host=*.example.org",
+      "--network=public", "--allow-host=cdn.example.com", "--allow-host=*.example.org", "--max-frames=900", "--max-width=1920", "--max-height=1080",
     ]);
   });
 

@@ -2,25 +2,23 @@ import type { Command } from "commander";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { MAX_WORKERS, outputExtension, type RenderOptions } from "@compose/core";
+import { MAX_WORKERS, outputExtension, RENDER_OPTIONS, type RenderOptions } from "@compose/core";
 import type { RenderEvent, RenderFinishedEvent, RenderStartedEvent } from "@compose/renderer";
 import { samplePeakMemory } from "../benchmark/process-memory.js";
 import { candidateWorkerCounts, recommend, type BenchmarkRun } from "../benchmark/recommend.js";
 import { formatBenchmarkJson, formatBenchmarkText, type BenchmarkResult } from "../benchmark/report.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { renderOptionsFromFlags, renderSettingsFromEnvironment } from "../render/render-flags.js";
+import { describeDefault, flagOptions } from "../render/flag-options.js";
+import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
 const DEFAULT_SECONDS = 2;
 const MAX_SECONDS = 60;
 const EXIT_INTERRUPTED = 130;
 
-interface BenchmarkFlags {
+interface BenchmarkFlags extends Pick<RenderFlags, "fps" | "format" | "quality"> {
   seconds?: string;
   workers?: string;
-  fps?: string;
-  format?: string;
-  quality?: string;
   json?: boolean;
 }
 
@@ -44,15 +42,16 @@ function parseWorkerList(text: string | undefined, cores: number): number[] {
 }
 
 export function registerBenchmark(program: Command): void {
-  program
+  const command = program
     .command("benchmark")
     .description("Render a short slice with 1 to min(8, cores) workers; recommend --workers and --max-concurrent-renders.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--seconds <s>", `length of the slice rendered from the start (default: ${DEFAULT_SECONDS})`)
-    .option("--workers <list>", "worker counts to try, e.g. 1,2,4 (default: 1 to min(8, cores))")
-    .option("--fps <fps>", "frames per second: 24, 30 or 60 (default: 30)")
-    .option("-f, --format <format>", "output format to encode (default: mp4)")
-    .option("--quality <preset>", "encoding preset (default: standard)")
+    .option("--workers <list>", "worker counts to try, e.g. 1,2,4 (default: 1 to min(8, cores))");
+  // The slice has no output path to take its format from: the declared default is the default.
+  const renderOptions = [...flagOptions("fps"), ...flagOptions("format", describeDefault(RENDER_OPTIONS.format.default)), ...flagOptions("quality")];
+  for (const option of renderOptions) command.addOption(option);
+  command
     .option("--json", "print the results as JSON")
     .action(async (pathArg: string, flags: BenchmarkFlags) => {
       const cores = availableParallelism();

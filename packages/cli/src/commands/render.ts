@@ -1,12 +1,13 @@
 import { Command } from "commander";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatOfOutputPath, outputExtension, OUTPUT_FORMATS, QUALITY_NAMES, type RenderOptions } from "@compose/core";
+import { formatOfOutputPath, outputExtension, type RenderOptions } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { flagName, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
-import { addSafetyOptions, limitsFromFlags } from "../render/safety-flags.js";
+import { limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
 
 /** Exit code of a process ended by Ctrl-C, as shells report it. */
@@ -49,30 +50,9 @@ export function registerRender(program: Command): void {
   const command = program
     .command("render")
     .description("Render a composition to a video file or a PNG sequence.")
-    .argument("[path]", "composition directory (its index.html) or HTML file", ".")
-    .option("-o, --output <path>", "output file, or a directory for png-sequence (default: renders/<name>.<format>; renders/<name>-frame-<n>.png with --frame)")
-    .option("-f, --format <format>", `output format: ${OUTPUT_FORMATS.join(", ")} (default: from the output's extension, a directory for png-sequence; else mp4)`)
-    .option("--fps <fps>", "frames per second: 24, 30 or 60 (default: 30)")
-    .option("--quality <preset>", `encoding preset: ${QUALITY_NAMES.join(", ")} (default: standard)`)
-    .option("--crf <n>", "constant rate factor 0-51, overriding the preset (not with --video-bitrate; default: the preset's)")
-    .option("--video-bitrate <rate>", "target bitrate such as 5M or 800k (not with --crf; default: none, the preset's CRF)")
-    .option("--workers <n>", "parallel browser workers, 1-8 or auto (default: auto, half the cores, at most 4)")
-    .option("--frame <n>", "render only frame n, as one PNG image")
-    .option("--time <seconds>", "render only the frame at this time, as one PNG image")
-    .option("--frames <a-b>", "render only frames a to b, both included (a- for a to the end)")
-    .option("--max-concurrent-renders <n>", "producer server only (compose serve): how many renders run at once, 1-10; checked here, no effect on one render (default: 2)")
-    .option("--gpu", "hardware video encoding when available (default: off)")
-    .option("--browser-gpu", "let the browser use the host GPU (default: on in local mode)")
-    .option("--no-browser-gpu", "refuse the host GPU for reproducible capture (default in container mode)")
-    .option("--hdr", "force HDR output, mp4 only (default: HDR when an HDR source is found)")
-    .option("--sdr", "force SDR output (default: off)")
-    .option("--docker", "render inside the compose-render container image, for deterministic output (needs Docker; default: off)")
-    .option("--quiet", "print only errors and the output path (default: off)")
-    .option("--variables <json>", "variable values for the top-level composition, as a JSON object (default: the declared defaults)")
-    .option("--variables-file <path>", "a JSON file holding variable values, under --variables")
-    .option("--strict-variables", "treat variable warnings as errors (default: off)")
-    .option("--allow-missing-assets", "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing (default: off)");
-  addSafetyOptions(command, "all").action(async (pathArg: string, flags: RenderFlags) => {
+    .argument("[path]", "composition directory (its index.html) or HTML file", ".");
+  // Without --network a render may load anything; serve and worker narrow it.
+  addDeclaredFlags(command, "render", { network: "all" }).action(async (pathArg: string, flags: RenderFlags) => {
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
       const selection = selectFrames(flags, options.fps);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };

@@ -15,7 +15,8 @@ import {
 } from "@compose/producer/config";
 import { MAX_WORKERS } from "@compose/core";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { addSafetyOptions, limitsFromFlags, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
+import { addDeclaredFlags } from "../render/flag-options.js";
+import { limitsFromFlags, OPERATOR_NETWORK, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 import { configOrUsageError } from "../usage-error.js";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -39,7 +40,7 @@ export function registerServe(program: Command): void {
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
     .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`);
-  addSafetyOptions(command, "public").action(async (flags: ServeFlags & SafetyFlags) => {
+  addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: ServeFlags & SafetyFlags) => {
       const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
       const { createProducer, QueueConnectionError } = await import("@compose/producer");
       let producer: Awaited<ReturnType<typeof createProducer>>;

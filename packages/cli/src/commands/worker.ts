@@ -8,7 +8,8 @@ import {
   type WorkerFlags,
 } from "@compose/producer/worker-config";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { addSafetyOptions, limitsFromFlags, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
+import { addDeclaredFlags } from "../render/flag-options.js";
+import { limitsFromFlags, OPERATOR_NETWORK, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
 import { configOrUsageError } from "../usage-error.js";
 
 
@@ -28,7 +29,7 @@ export function registerWorker(program: Command): void {
       `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
     )
     .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
-  addSafetyOptions(command, "public").action(async (flags: WorkerFlags & SafetyFlags) => {
+  addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: WorkerFlags & SafetyFlags) => {
       const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
       const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) };
       const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");

@@ -1,5 +1,6 @@
 import { posix, win32 } from "node:path";
-import { flagName, type RenderFlags } from "../render/render-flags.js";
+import { fieldsOf, flagName, flagValue } from "../render/flag-options.js";
+import type { RenderFlags } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
 /**
@@ -93,25 +94,14 @@ function bindMount(source: string, target: string, readonly: boolean): string {
   return `--mount=${fields.map(csvField).join(",")}`;
 }
 
-/** Value flags passed on unchanged, in this order. */
-const VALUE_FLAGS = [
-  "format", "fps", "quality", "crf", "videoBitrate", "workers", "frame", "time", "frames", "maxConcurrentRenders", "variables", "network", "maxFrames", "maxWidth", "maxHeight",
-] as const;
-/** Switches passed on unchanged, in this order. */
-const SWITCHES = ["gpu", "hdr", "sdr", "strictVariables", "allowMissingAssets", "quiet"] as const;
-
 /** The user's render flags that the inner render takes as they are (as --name=value, so no value reads as a flag). */
 export function passedFlags(flags: RenderFlags): string[] {
-  const args: string[] = [];
-  for (const field of VALUE_FLAGS) {
-    const value = flags[field];
-    if (value !== undefined) args.push(`${flagName(field)}=${value}`);
-  }
-  for (const host of flags.allowHost ?? []) args.push(`--allow-host=${host}`);
-  for (const field of SWITCHES) {
-    if (flags[field] === true) args.push(flagName(field));
-  }
-  return args;
+  return fieldsOf("container").flatMap((field) => {
+    const value = flagValue(flags, field);
+    if (value === true) return [flagName(field)];
+    if (Array.isArray(value)) return value.map((item) => `${flagName(field)}=${item}`);
+    return typeof value === "string" ? [`${flagName(field)}=${value}`] : [];
+  });
 }
 
 /** The arguments of `docker` (from `run` on) that render `plan` in the container. */

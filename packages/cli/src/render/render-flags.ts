@@ -1,72 +1,56 @@
 import { readFile } from "node:fs/promises";
-import { validateRenderOptions, type OptionProblem, type RenderOptions } from "@compose/core";
+import {
+  createLineIndex,
+  parseVariableValues,
+  RENDER_OPTIONS,
+  validateRenderOptions,
+  type OptionProblem,
+  type RenderOptionDeclaration,
+  type RenderOptionField,
+  type RenderOptions,
+  type VariableValues,
+} from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
-import type { FrameFlags } from "./frame-selection.js";
-import type { SafetyFlags } from "./safety-flags.js";
+import { flagName, flagValue, type FlagsOf } from "./flag-options.js";
 
-/** What commander hands over for `compose render`: strings and booleans, as typed on the command line. */
-export interface RenderFlags extends FrameFlags, SafetyFlags {
-  output?: string;
-  format?: string;
-  fps?: string;
-  quality?: string;
-  crf?: string;
-  videoBitrate?: string;
-  workers?: string;
-  maxConcurrentRenders?: string;
-  gpu?: boolean;
-  browserGpu?: boolean;
-  hdr?: boolean;
-  sdr?: boolean;
-  docker?: boolean;
-  quiet?: boolean;
-  variables?: string;
-  variablesFile?: string;
-  strictVariables?: boolean;
-  allowMissingAssets?: boolean;
-}
-
-/** `videoBitrate` -> `--video-bitrate`: errors name the flag the user typed. */
-export function flagName(field: string): string {
-  if (field === "allowHosts") return "--allow-host";
-  return `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-}
+/** What commander hands over for `compose render`: strings, lists and booleans, as typed on the command line. */
+export type RenderFlags = FlagsOf<"render">;
 
 /** Whole numbers become numbers; anything else stays text so the schema names what is allowed. */
-function numeric(value: string | undefined): number | string | undefined {
-  return value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+function numeric(value: string): number | string {
+  return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 }
 
-function parseVariablesJson(text: string, source: string): Record<string, unknown> {
-  let value: unknown;
+/** A JSON object of variable values, or a usage error naming `source` and where its text goes wrong. */
+function variableValues(text: string, source: string): VariableValues {
+  const parsed = parseVariableValues(text, source);
+  if ("values" in parsed) return parsed.values;
+  const { message, offset } = parsed.finding;
+  if (offset === undefined) throw new UsageError(message);
+  const { line, column } = createLineIndex(text)(offset);
+  throw new UsageError(`${message} (line ${line}, column ${column})`);
+}
+
+async function readVariablesFile(path: string): Promise<VariableValues> {
+  let text: string;
   try {
-    value = JSON.parse(text);
+    text = await readFile(path, "utf8");
   } catch (error) {
-    throw new UsageError(`${source} is not valid JSON: ${(error as Error).message}`);
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`--variables-file ${path} cannot be read (${reason})`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`${source} must be a JSON object mapping variable ids to values`);
-  }
-  return value as Record<string, unknown>;
+  return variableValues(text, `--variables-file ${path}`);
 }
 
-/** --variables-file, then --variables over it: both are the CLI's one layer of values. */
-async function readVariables(flags: RenderFlags): Promise<Record<string, unknown> | undefined> {
-  let fromFile: Record<string, unknown> | undefined;
-  if (flags.variablesFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(flags.variablesFile, "utf8");
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new UsageError(`--variables-file ${flags.variablesFile} cannot be read (${reason})`);
-    }
-    fromFile = parseVariablesJson(text, `--variables-file ${flags.variablesFile}`);
-  }
-  const inline = flags.variables === undefined ? undefined : parseVariablesJson(flags.variables, "--variables");
-  return fromFile || inline ? { ...fromFile, ...inline } : undefined;
+/** One render option's flag as the schema takes it, read as its declaration says. */
+function optionInput(field: RenderOptionField, value: string | string[] | boolean): unknown {
+  const { read }: RenderOptionDeclaration = RENDER_OPTIONS[field];
+  if (typeof value !== "string") return value;
+  if (read === "number") return numeric(value);
+  if (read === "variables") return variableValues(value, flagName(field));
+  return value;
 }
 
 /** A problem of the options schema as one line, the field named as its user knows it. */
@@ -81,27 +65,19 @@ export function optionsProblemLine({ field, problem, value }: OptionProblem, nam
 export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
   // Meaningful to the producer server only, but refused here by the server's own rule when out of range.
   configOrUsageError(() => maxConcurrentRenders(flags.maxConcurrentRenders, {}));
-  const input = {
-    format: flags.format,
-    fps: numeric(flags.fps),
-    quality: flags.quality,
-    crf: numeric(flags.crf),
-    videoBitrate: flags.videoBitrate,
-    workers: numeric(flags.workers),
-    gpu: flags.gpu,
-    browserGpu: flags.browserGpu,
-    hdr: flags.hdr,
-    sdr: flags.sdr,
-    docker: flags.docker,
-    variables: await readVariables(flags),
-    strictVariables: flags.strictVariables,
-    allowMissingAssets: flags.allowMissingAssets,
-    network: flags.network,
-    allowHosts: flags.allowHost,
-  };
-  const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  const result = validateRenderOptions(defined, flagName);
-  if (!result.ok) throw new UsageError(optionsProblemLine(result.problem, flagName));
+  const input: Record<string, unknown> = {};
+  for (const field of Object.keys(RENDER_OPTIONS) as RenderOptionField[]) {
+    const value = flagValue(flags, field);
+    if (value !== undefined) input[field] = optionInput(field, value);
+  }
+  // --variables-file and --variables are the CLI's one layer of values, --variables on top.
+  if (flags.variablesFile !== undefined) {
+    input.variables = { ...(await readVariablesFile(flags.variablesFile)), ...(input.variables as VariableValues | undefined) };
+  }
+  // Commander refuses unknown flags, so every field a problem names is a declared one.
+  const nameOf = (field: string) => flagName(field as RenderOptionField);
+  const result = validateRenderOptions(input, nameOf);
+  if (!result.ok) throw new UsageError(optionsProblemLine(result.problem, nameOf));
   return result.options;
 }
 

@@ -23,6 +23,8 @@ describe("validateRenderOptions", () => {
     [{ videoBitrate: "fast" }, "videoBitrate", "must be a bitrate such as 5M or 800k"],
     [{ workers: 0 }, "workers", "must be an integer from 1 to 8, or auto"],
     [{ workers: 9 }, "workers", "must be an integer from 1 to 8, or auto"],
+    [{ workers: 1.5 }, "workers", "must be an integer from 1 to 8, or auto"],
+    [{ workers: "many" }, "workers", "must be an integer from 1 to 8, or auto"],
     [{ crf: 20, videoBitrate: "5M" }, "crf", "cannot be combined with videoBitrate: choose one"],
     [{ hdr: true, format: "webm" }, "hdr", "applies to mp4 only, not webm"],
     [{ hdr: true, sdr: true }, "hdr", "cannot be combined with sdr: choose one"],

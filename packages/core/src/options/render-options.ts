@@ -1,13 +1,5 @@
 import { z } from "zod";
-
-export const OUTPUT_FORMATS = ["mp4", "mov", "webm", "png-sequence"] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-export const FRAME_RATES = [24, 30, 60] as const;
-export type FrameRate = (typeof FRAME_RATES)[number];
-
-export const QUALITY_NAMES = ["draft", "standard", "high"] as const;
-export type QualityName = (typeof QUALITY_NAMES)[number];
+import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
  * SPEC.md's quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
@@ -20,80 +12,27 @@ export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: str
   high: { crf: 15, x264Preset: "slow", jpegQuality: 95 },
 };
 
-export const MAX_WORKERS = 8;
-
-/** What a composition's pages may load: the project only, also public addresses, or anything. */
-export const NETWORK_MODES = ["none", "public", "all"] as const;
-export type NetworkMode = (typeof NETWORK_MODES)[number];
-
-/** A host name, optionally `*.` for its subdomains, or an IP address: what --allow-host takes. */
-const HOST_RULE = "must be a list of host names, such as cdn.example.com or *.example.com";
-
 /** Formats whose output keeps an alpha channel, so the page background must be transparent. */
 export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png-sequence"];
 
-const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
+type Declarations = typeof RENDER_OPTIONS;
+/** A declared option's field: its default filled in when absent, else left out. */
+type FieldSchema<Declaration extends RenderOptionDeclaration> = Declaration extends { default: unknown }
+  ? z.ZodDefault<Declaration["schema"]>
+  : z.ZodOptional<Declaration["schema"]>;
+type RenderOptionsShape = { -readonly [Field in keyof Declarations]: FieldSchema<Declarations[Field]> };
 
-/** Variable values are strings, numbers and booleans; deeper nesting than this serves no composition. */
-export const MAX_VARIABLES_DEPTH = 32;
-
-/** How deep objects and arrays nest in `value`, counting stops once past the maximum. */
-function nestingDepth(value: unknown, depth = 0): number {
-  if (depth > MAX_VARIABLES_DEPTH || typeof value !== "object" || value === null) return depth;
-  let deepest = depth + 1;
-  for (const child of Object.values(value)) deepest = Math.max(deepest, nestingDepth(child, depth + 1));
-  return deepest;
+function fieldSchema(declaration: RenderOptionDeclaration): z.ZodType {
+  return declaration.default === undefined ? declaration.schema.optional() : declaration.schema.default(declaration.default);
 }
 
-const oneOf = (values: readonly (string | number)[]) => values.join(", ");
-
 /**
- * The render options shared by the CLI and the producer server. Field names are the JSON names;
- * the CLI maps each flag to one of them (`--video-bitrate` -> `videoBitrate`).
+ * The render options shared by the CLI and the producer server, from their declarations
+ * (./option-declarations.ts). Field names are the JSON names; unknown fields are refused.
  */
-export const renderOptionsSchema = z.strictObject({
-  format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${oneOf(OUTPUT_FORMATS)}` }).default("mp4"),
-  fps: z
-    .union(
-      FRAME_RATES.map((rate) => z.literal(rate)),
-      { error: `must be one of ${oneOf(FRAME_RATES)}` },
-    )
-    .default(30),
-  quality: z.enum(QUALITY_NAMES, { error: `must be one of ${oneOf(QUALITY_NAMES)}` }).default("standard"),
-  crf: z
-    .number({ error: "must be an integer from 0 to 51" })
-    .int({ error: "must be an integer from 0 to 51" })
-    .min(0, { error: "must be an integer from 0 to 51" })
-    .max(51, { error: "must be an integer from 0 to 51" })
-    .optional(),
-  videoBitrate: z
-    .string({ error: "must be a bitrate such as 5M or 800k" })
-    .regex(/^[1-9]\d*(\.\d+)?[kKmM]$/, { error: "must be a bitrate such as 5M or 800k" })
-    .optional(),
-  workers: z
-    .union([z.literal("auto"), z.number().int().min(1).max(MAX_WORKERS)], { error: WORKERS_RULE })
-    .default("auto"),
-  gpu: z.boolean({ error: "must be true or false" }).default(false),
-  browserGpu: z.boolean({ error: "must be true or false" }).optional(),
-  hdr: z.boolean({ error: "must be true or false" }).default(false),
-  sdr: z.boolean({ error: "must be true or false" }).default(false),
-  docker: z.boolean({ error: "must be true or false" }).default(false),
-  variables: z
-    .record(z.string(), z.unknown(), { error: "must be a JSON object mapping variable ids to values" })
-    .refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
-      error: `must be a JSON object nested at most ${MAX_VARIABLES_DEPTH} levels deep`,
-    })
-    .optional(),
-  strictVariables: z.boolean({ error: "must be true or false" }).default(false),
-  /** An asset that fails to load (image, font, style, script, fetch, media) warns instead of failing the render. */
-  allowMissingAssets: z.boolean({ error: "must be true or false" }).default(false),
-  // Absent: the renderer's own policy (everything for compose render, public for serve and worker).
-  network: z.enum(NETWORK_MODES, { error: `must be one of ${oneOf(NETWORK_MODES)}` }).optional(),
-  allowHosts: z
-    .array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.:-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/, { error: HOST_RULE }), { error: HOST_RULE })
-    .max(100, { error: HOST_RULE })
-    .optional(),
-});
+export const renderOptionsSchema = z.strictObject(
+  Object.fromEntries(Object.entries(RENDER_OPTIONS).map(([field, declaration]) => [field, fieldSchema(declaration)])) as RenderOptionsShape,
+);
 
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
@@ -135,8 +74,7 @@ export function validateRenderOptions(input: unknown, nameOf: (field: string) =>
   if (issue.code === "unrecognized_keys") {
     return { ok: false, problem: { field: issue.keys[0] ?? "", problem: "is not a render option" } };
   }
-  // A union reports the failing member's own message; the field's rule is the clearer line.
-  return { ok: false, problem: { field, problem: field === "workers" ? WORKERS_RULE : issue.message, value } };
+  return { ok: false, problem: { field, problem: issue.message, value } };
 }
 
 /** SPEC.md's worker rule: half the cores, capped at 4, at least 1. */

@@ -2,6 +2,9 @@ import { parseJson } from "../json/parse-json.js";
 import type { VariableValues } from "./types.js";
 import { describeValue } from "./value-types.js";
 
+/** What variable values must be, wherever they are given (an attribute, --variables, a request). */
+export const VARIABLE_VALUES_RULE = "must be a JSON object mapping variable ids to values";
+
 export interface ValuesFinding {
   code: "variable-values-invalid-json" | "variable-values-not-object";
   message: string;
@@ -26,7 +29,7 @@ export function parseVariableValues(json: string, source: string): { values: Var
     return {
       finding: {
         code: "variable-values-not-object",
-        message: `${source} must be a JSON object mapping variable ids to values, got ${describeValue(value)}`,
+        message: `${source} ${VARIABLE_VALUES_RULE}, got ${describeValue(value)}`,
       },
     };
   }

@@ -1,0 +1,46 @@
+/**
+ * Every flag of compose render, and the ones serve and worker share with it: the render options
+ * of @compose/core (declared in packages/core/src/options/option-declarations.ts, which says what
+ * is derived from them), and here the flags that are the CLI's own. ./flag-options.ts makes them
+ * commander options.
+ */
+import { RENDER_OPTIONS, type FlagDeclaration } from "@compose/core";
+import { CONCURRENCY_LIMITS } from "@compose/producer/config";
+import { DEFAULT_LIMITS } from "@compose/renderer/limits";
+
+const RENDER_AND_CONTAINER = ["render", "container"] as const;
+const EVERYWHERE = ["render", "container", "serve-worker"] as const;
+
+/** Keyed by the render option's JSON name, or for the CLI's own flags by commander's name for them; in --help order. */
+export const FLAGS = {
+  output: {
+    flag: "-o, --output <path>",
+    help: "output file, or a directory for png-sequence",
+    defaultText: "renders/<name>.<format>; renders/<name>-frame-<n>.png with --frame",
+    // Not passed on as typed: the container is given the path its directory is mounted at.
+    scopes: ["render"],
+  },
+  frame: { flag: "--frame <n>", help: "render only frame n, as one PNG image", scopes: RENDER_AND_CONTAINER },
+  time: { flag: "--time <seconds>", help: "render only the frame at this time, as one PNG image", scopes: RENDER_AND_CONTAINER },
+  frames: { flag: "--frames <a-b>", help: "render only frames a to b, both included (a- for a to the end)", scopes: RENDER_AND_CONTAINER },
+  ...RENDER_OPTIONS,
+  variablesFile: {
+    flag: "--variables-file <path>",
+    help: "a JSON file holding variable values, under --variables",
+    // Not passed on as typed: the container reads the file where it is mounted.
+    scopes: ["render"],
+  },
+  quiet: { flag: "--quiet", help: "print only errors and the output path", default: false, scopes: RENDER_AND_CONTAINER },
+  maxConcurrentRenders: {
+    flag: "--max-concurrent-renders <n>",
+    help: `producer server only (compose serve): how many renders run at once, ${CONCURRENCY_LIMITS.min}-${CONCURRENCY_LIMITS.max}; checked here, no effect on one render`,
+    default: CONCURRENCY_LIMITS.default,
+    scopes: RENDER_AND_CONTAINER,
+  },
+  maxFrames: { flag: "--max-frames <n>", help: "frames one render may capture", default: DEFAULT_LIMITS.maxFrames, scopes: EVERYWHERE },
+  maxWidth: { flag: "--max-width <px>", help: "composition width allowed", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },
+  maxHeight: { flag: "--max-height <px>", help: "composition height allowed", default: DEFAULT_LIMITS.maxHeight, scopes: EVERYWHERE },
+  acceptRequestHosts: { flag: "--accept-request-hosts", help: "let requests add hosts of their own (allowHosts)", scopes: ["serve-worker"] },
+} as const satisfies Record<string, FlagDeclaration>;
+
+export type FlagField = keyof typeof FLAGS;
