@@ -5,7 +5,7 @@ import { formatOfOutputPath, outputExtension, type RenderOptions } from "@compos
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
-import { flagName, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
+import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 import { limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
@@ -86,7 +86,7 @@ export function registerRender(program: Command): void {
             frames: selection.frames,
             still: selection.still,
             ...settings,
-            optionName: flagName,
+            optionName: optionFlag,
           },
           { onEvent: report, signal: controller.signal },
         );

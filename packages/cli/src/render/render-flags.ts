@@ -74,11 +74,18 @@ export async function renderOptionsFromFlags(flags: RenderFlags): Promise<Render
   if (flags.variablesFile !== undefined) {
     input.variables = { ...(await readVariablesFile(flags.variablesFile)), ...(input.variables as VariableValues | undefined) };
   }
-  // Commander refuses unknown flags, so every field a problem names is a declared one.
-  const nameOf = (field: string) => flagName(field as RenderOptionField);
-  const result = validateRenderOptions(input, nameOf);
-  if (!result.ok) throw new UsageError(optionsProblemLine(result.problem, nameOf));
+  const result = validateRenderOptions(input, optionFlag);
+  if (!result.ok) throw new UsageError(optionsProblemLine(result.problem, optionFlag));
   return result.options;
+}
+
+/**
+ * A render option as the CLI's user knows it, its flag: for problems of the options and for the
+ * renderer's messages. Commander refuses unknown flags, and the renderer names declared options
+ * only, so every field named here is a declared one.
+ */
+export function optionFlag(field: string): string {
+  return flagName(field as RenderOptionField);
 }
 
 /** Settings for unusual machines and for tests, read from the environment rather than flags. */
