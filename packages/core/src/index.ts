@@ -25,7 +25,7 @@ export {
   type VariableValues,
 } from "./variables/types.js";
 export { parseVariableDeclarations, type DeclarationFinding, type DeclarationFindingCode } from "./variables/parse-declarations.js";
-export { parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
+export { MAX_VARIABLES_DEPTH, parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
 export { validateVariableValues, type VariableIssue } from "./variables/validate-values.js";
 export { resolveVariableValues } from "./variables/resolve-values.js";
 

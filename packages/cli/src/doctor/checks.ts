@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
 import { defaultWorkerCount, MAX_WORKERS } from "@compose/core";
+import { toolPath, TOOL_PATH_VARIABLES, type Tool } from "@compose/renderer/tools";
 import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
 import { checkBrowser } from "./browser-check.js";
 import { detectPackageManager, installCommand, type PackageManager } from "./install-command.js";
@@ -81,15 +82,10 @@ function toolVersion(output: string, tool: string): string {
   return match?.[1] ?? firstLine(output);
 }
 
-interface ToolSpec {
-  id: string;
-  tool: string;
-  envVariable: string;
-}
-
-async function checkTool(spec: ToolSpec, context: DoctorContext): Promise<{ result: CheckResult; path?: string }> {
+async function checkTool(tool: Tool, context: DoctorContext): Promise<{ result: CheckResult; path?: string }> {
+  const spec = { id: tool, tool, envVariable: TOOL_PATH_VARIABLES[tool] };
   const fromEnv = context.env[spec.envVariable];
-  const program = fromEnv || spec.tool;
+  const program = toolPath(tool, context.env);
   const install = installCommand({ apt: "ffmpeg" }, context.packageManager);
   const base = { id: spec.id, name: spec.tool };
   const run = await runTool(program, ["-hide_banner", "-version"]);
@@ -114,11 +110,11 @@ async function checkTool(spec: ToolSpec, context: DoctorContext): Promise<{ resu
 }
 
 export function checkFfmpeg(context: DoctorContext) {
-  return checkTool({ id: "ffmpeg", tool: "ffmpeg", envVariable: "COMPOSE_FFMPEG" }, context);
+  return checkTool("ffmpeg", context);
 }
 
 export async function checkFfprobe(context: DoctorContext): Promise<CheckResult> {
-  return (await checkTool({ id: "ffprobe", tool: "ffprobe", envVariable: "COMPOSE_FFPROBE" }, context)).result;
+  return (await checkTool("ffprobe", context)).result;
 }
 
 /** Names in `ffmpeg -encoders` output: after the legend's `------` line, ` V....D libx264   libx264 H.264 ...`. */

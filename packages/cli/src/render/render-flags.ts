@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import {
   createLineIndex,
+  MAX_VARIABLES_DEPTH,
   parseVariableValues,
   RENDER_OPTIONS,
   validateRenderOptions,
@@ -25,7 +26,7 @@ function numeric(value: string): number | string {
 
 /** A JSON object of variable values, or a usage error naming `source` and where its text goes wrong. */
 function variableValues(text: string, source: string): VariableValues {
-  const parsed = parseVariableValues(text, source);
+  const parsed = parseVariableValues(text, source, MAX_VARIABLES_DEPTH);
   if ("values" in parsed) return parsed.values;
   const { message, offset } = parsed.finding;
   if (offset === undefined) throw new UsageError(message);

@@ -57,8 +57,13 @@ describe("parseJson", () => {
     const result = parseJson(deep);
     expect(result).toEqual({
       ok: false,
-      error: { offset: MAX_JSON_DEPTH, message: `nested deeper than ${MAX_JSON_DEPTH} levels` },
+      error: { offset: MAX_JSON_DEPTH, message: `nested deeper than ${MAX_JSON_DEPTH} levels`, tooDeep: true },
     });
     expect(valueOf("[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH))).toBeInstanceOf(Array);
+  });
+
+  it("takes a lower limit of the caller's", () => {
+    expect(parseJson('{"a":{"b":{}}}', 2)).toEqual({ ok: false, error: { offset: 10, message: "nested deeper than 2 levels", tooDeep: true } });
+    expect(parseJson('{"a":{"b":1}}', 2).ok).toBe(true);
   });
 });

@@ -2,6 +2,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 export interface JsonSyntaxError {
   message: string;
+  /** The text is JSON, but nests deeper than the parse allows. */
+  tooDeep?: boolean;
   /** Index into the parsed text where the problem was found. */
   offset: number;
 }
@@ -22,6 +24,7 @@ class SyntaxFailure {
   constructor(
     readonly message: string,
     readonly offset: number,
+    readonly tooDeep = false,
   ) {}
 }
 
@@ -29,13 +32,15 @@ class SyntaxFailure {
  * A strict JSON parser that reports where it failed. JSON.parse is not used because the position of
  * its errors differs between engines (Node 20 often gives none) and this runs in the page too.
  */
-export function parseJson(text: string): JsonParseResult {
-  const parser = new JsonParser(text);
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): JsonParseResult {
+  const parser = new JsonParser(text, maxDepth);
   try {
     return { ok: true, value: parser.parseDocument(), offsets: parser.offsets };
   } catch (failure) {
     if (failure instanceof SyntaxFailure) {
-      return { ok: false, error: { message: failure.message, offset: failure.offset } };
+      const error: JsonSyntaxError = { message: failure.message, offset: failure.offset };
+      if (failure.tooDeep) error.tooDeep = true;
+      return { ok: false, error };
     }
     throw failure;
   }
@@ -48,7 +53,10 @@ class JsonParser {
   readonly offsets = new Map<object, number>();
   private pos = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
 
   parseDocument(): JsonValue {
     this.skipWhitespace();
@@ -171,7 +179,7 @@ class JsonParser {
   }
 
   private checkDepth(depth: number): void {
-    if (depth > MAX_JSON_DEPTH) this.fail(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth > this.maxDepth) throw new SyntaxFailure(`nested deeper than ${this.maxDepth} levels`, this.pos, true);
   }
 
   private expect(char: string, context: string): void {

@@ -12,7 +12,7 @@
  * the same way in packages/cli/src/render/cli-flags.ts.
  */
 import { z } from "zod";
-import { VARIABLE_VALUES_RULE } from "../variables/parse-values.js";
+import { MAX_VARIABLES_DEPTH, VARIABLE_VALUES_RULE, variablesDepthRule } from "../variables/parse-values.js";
 
 export const OUTPUT_FORMATS = ["mp4", "mov", "webm", "png-sequence"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -28,9 +28,6 @@ export const MAX_WORKERS = 8;
 /** What a composition's pages may load: the project only, also public addresses, or anything. */
 export const NETWORK_MODES = ["none", "public", "all"] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];
-
-/** Variable values are strings, numbers and booleans; deeper nesting than this serves no composition. */
-const MAX_VARIABLES_DEPTH = 32;
 
 /** Where a flag is read. Every render option is also a field of the server's render request. */
 export type FlagScope =
@@ -188,7 +185,7 @@ export const RENDER_OPTIONS = {
     schema: z
       .record(z.string(), z.unknown(), { error: VARIABLE_VALUES_RULE })
       .refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
-        error: `must be a JSON object nested at most ${MAX_VARIABLES_DEPTH} levels deep`,
+        error: variablesDepthRule(MAX_VARIABLES_DEPTH),
       }),
     defaultText: "the declared defaults",
     read: "variables",

@@ -1,9 +1,16 @@
-import { parseJson } from "../json/parse-json.js";
+import { MAX_JSON_DEPTH, parseJson } from "../json/parse-json.js";
 import type { VariableValues } from "./types.js";
 import { describeValue } from "./value-types.js";
 
 /** What variable values must be, wherever they are given (an attribute, --variables, a request). */
 export const VARIABLE_VALUES_RULE = "must be a JSON object mapping variable ids to values";
+
+/** Variable values are strings, numbers and booleans; deeper nesting than this serves no composition given as a value. */
+export const MAX_VARIABLES_DEPTH = 32;
+
+export function variablesDepthRule(maxDepth: number): string {
+  return `must be a JSON object nested at most ${maxDepth} levels deep`;
+}
 
 export interface ValuesFinding {
   code: "variable-values-invalid-json" | "variable-values-not-object";
@@ -12,9 +19,15 @@ export interface ValuesFinding {
   offset?: number;
 }
 
-/** Reads a JSON object of variable values (data-variable-values, --variables). */
-export function parseVariableValues(json: string, source: string): { values: VariableValues } | { finding: ValuesFinding } {
-  const parsed = parseJson(json);
+/**
+ * Reads a JSON object of variable values (data-variable-values, --variables). `maxDepth` is the
+ * nesting allowed: values a user passes to a render are held to MAX_VARIABLES_DEPTH.
+ */
+export function parseVariableValues(json: string, source: string, maxDepth = MAX_JSON_DEPTH): { values: VariableValues } | { finding: ValuesFinding } {
+  const parsed = parseJson(json, maxDepth);
+  if (!parsed.ok && parsed.error.tooDeep) {
+    return { finding: { code: "variable-values-not-object", message: `${source} ${variablesDepthRule(maxDepth)}`, offset: parsed.error.offset } };
+  }
   if (!parsed.ok) {
     return {
       finding: {

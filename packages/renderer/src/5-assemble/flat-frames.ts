@@ -10,17 +10,18 @@ import type { RenderEvent } from "../common/render-events.js";
 /** Encoders may dither a flat area by a step or two. */
 const FLAT_SPREAD = 2;
 
+/** ffmpeg printing every decoded frame's signalstats (per-plane minimum and maximum) on stdout. */
+export function signalStatsArgs(output: string, format: OutputFormat): string[] {
+  const input = format === "png-sequence" ? ["-f", "image2", "-i", join(output, SEQUENCE_FRAME_PATTERN)] : ["-i", output];
+  return ["-v", "error", ...input, "-an", "-vf", "signalstats,metadata=mode=print:file='pipe\\:1'", "-f", "null", "-"];
+}
+
 /**
  * Whether every frame of the output is the same flat colour, by ffmpeg's signalstats. Stops at the
  * first frame that is not, which in a normal render is the first one, so the check costs little.
  */
 async function everyFrameFlat(output: string, format: OutputFormat, signal: AbortSignal | undefined): Promise<boolean> {
-  const input = format === "png-sequence" ? ["-f", "image2", "-i", join(output, SEQUENCE_FRAME_PATTERN)] : ["-i", output];
-  const child = spawn(
-    ffmpegPath(),
-    ["-v", "error", ...input, "-an", "-vf", "signalstats,metadata=mode=print:file='pipe\\:1'", "-f", "null", "-"],
-    { stdio: ["ignore", "pipe", "ignore"], signal },
-  );
+  const child = spawn(ffmpegPath(), signalStatsArgs(output, format), { stdio: ["ignore", "pipe", "ignore"], signal });
   child.on("error", () => undefined);
   const closed = new Promise((resolve) => child.once("close", resolve));
   // The first frame's lowest value per plane: every plane of every frame must stay next to it.

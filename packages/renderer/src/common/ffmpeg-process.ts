@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { RenderError } from "./render-error.js";
+import { toolPath } from "./tool-paths.js";
 
 const FFMPEG_MISSING =
   "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";
 
 export function ffmpegPath(): string {
-  return process.env.COMPOSE_FFMPEG || "ffmpeg";
+  return toolPath("ffmpeg");
 }
 
 /** Keeps the tail of ffmpeg's log for the error line; the head is rarely the reason. */

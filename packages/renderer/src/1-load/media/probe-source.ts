@@ -1,8 +1,14 @@
 import { execFile } from "node:child_process";
 import { RenderError } from "../../common/render-error.js";
+import { toolPath } from "../../common/tool-paths.js";
 
 export function ffprobePath(): string {
-  return process.env.COMPOSE_FFPROBE || "ffprobe";
+  return toolPath("ffprobe");
+}
+
+/** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, transfer and cover-art flag. */
+export function probeArgs(input: string): string[] {
+  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", input];
 }
 
 export type HdrTransfer = "pq" | "hlg";
@@ -27,7 +33,7 @@ function run(input: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       ffprobePath(),
-      ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", input],
+      probeArgs(input),
       { maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
