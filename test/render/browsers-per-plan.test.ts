@@ -4,7 +4,6 @@
  * workers starts no browser that would not capture.
  */
 import { chmod, readdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findBrowserExecutable } from "@compose/renderer";
 import { render, RENDER_HOOK_TIMEOUT_MS, type CliResult } from "../support/cli.js";

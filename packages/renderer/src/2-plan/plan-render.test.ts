@@ -86,7 +86,7 @@ describe("planRender", () => {
     const made = await plan({ workers: 2 });
     for (const part of [made, made.ranges, made.ranges[0], made.capture, made.encode, made.targets[0], made.output]) expect(Object.isFrozen(part)).toBe(true);
     expect(() => {
-      (made.ranges as { start: number }[])[0]!.start = 5;
+      made.ranges[0]!.start = 5;
     }).toThrow(TypeError);
   });
 });
