@@ -19,12 +19,12 @@ const OPTIONS = (() => {
   return result.options;
 })();
 
-async function failedReason(job: Job, timeoutMs = 30_000): Promise<string> {
+async function failedReason(queue: Queue, job: Job, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const state = await job.getState();
     if (state === "failed" || state === "completed") {
-      const fresh = await job.queue.getJob(job.id!);
+      const fresh = await queue.getJob(job.id!);
       return fresh?.failedReason ?? `(${state})`;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -72,13 +72,13 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
       { requestId: "../../victim", composition: "missing", outputName: "x.mp4", options: OPTIONS, chunkSize: 10, createdAt: new Date().toISOString() },
       { jobId: "hostile-request" },
     );
-    expect(await failedReason(job)).toMatch(/^invalid-job: the request id "\.\.\/\.\.\/victim" is not a plain name/);
+    expect(await failedReason(renders, job)).toMatch(/^invalid-job: the request id "\.\.\/\.\.\/victim" is not a plain name/);
     expect(await readdir(join(root, "victim"))).toEqual(["keep.txt"]);
   });
 
   it("a task whose request id climbs out fails as invalid-job, creating nothing", async () => {
     const job = await tasks.add("plan", { kind: "plan", requestId: "../../made-by-a-task" }, { jobId: "hostile-plan" });
-    expect(await failedReason(job)).toMatch(/^invalid-job: /);
+    expect(await failedReason(tasks, job)).toMatch(/^invalid-job: /);
     expect((await readdir(root)).sort()).toEqual(["outputs", "projects", "victim"]);
   });
 
@@ -88,7 +88,7 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
       { kind: "chunk", requestId: "some-request", index: "../../../../escape", count: 1, frames: { start: 0, end: 1 } },
       { jobId: "hostile-chunk" },
     );
-    expect(await failedReason(job)).toMatch(/^invalid-job: the task's chunk numbers/);
+    expect(await failedReason(tasks, job)).toMatch(/^invalid-job: the task's chunk numbers/);
     expect((await readdir(root)).sort()).toEqual(["outputs", "projects", "victim"]);
   });
 
@@ -98,7 +98,7 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
       { requestId: "request-with-bad-output", composition: "ok", outputName: "../escape.mp4", options: OPTIONS, chunkSize: null, createdAt: new Date().toISOString() },
       { jobId: "request-with-bad-output" },
     );
-    expect(await failedReason(job)).toMatch(/^invalid-job: the output name/);
+    expect(await failedReason(renders, job)).toMatch(/^invalid-job: the output name/);
     expect((await readdir(root)).sort()).toEqual(["outputs", "projects", "victim"]);
   });
 
@@ -108,7 +108,7 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
       { requestId: "good-request", composition: "ok", outputName: "good-request.mp4", options: OPTIONS, chunkSize: null, createdAt: new Date().toISOString() },
       { jobId: "good-request" },
     );
-    expect(await failedReason(job, 60_000)).toBe("(completed)");
+    expect(await failedReason(renders, job, 60_000)).toBe("(completed)");
     expect(await readdir(join(root, "outputs"))).toContain("good-request.mp4");
   });
 });

@@ -60,6 +60,8 @@ describe("routes and document", () => {
       backend: new RenderQueue({ maxConcurrentRenders: 1, maxQueue: 1, execute: async () => undefined }),
       projectsDir: dir,
       outputsDir: dir,
+      maxWorkersPerRender: 1,
+      network: { mode: "public", allowHosts: [], acceptRequestHosts: false },
       openApiDocument: document,
     });
     await app.ready();
