@@ -15,13 +15,22 @@ import type { AssemblePlan, AudioMix, EncodeTarget, RenderPlan } from "./render-
 /** The part of a render request the plan reads beside the options the load stage used. */
 export interface PlanRequest {
   options: RenderOptions;
-  /** The composition frames to render (end exclusive); an end past the composition is cut to it. */
+  /**
+   * Render only these composition frames (end exclusive), e.g. a short slice to measure speed, or
+   * a chunk of a distributed render. An end past the composition is cut to it; a start past it is
+   * an error.
+   */
   frames?: { start: number; end: number } | undefined;
+  /** Write the first frame of `frames` as one PNG file at the output (format png-sequence, no audio). */
   still?: boolean | undefined;
-  /** false: no audio (a chunk of a distributed render, whose audio is mixed once for the whole). */
+  /**
+   * Mix the composition's audio into the output (default true). false renders the video alone: a
+   * chunk of a distributed render, whose audio mixCompositionAudio() mixes once for the whole.
+   */
   audio?: boolean | undefined;
   /** Take the page's word that a seek changed nothing and repeat the previous image (default true). */
   reuseFrames?: boolean | undefined;
+  /** How messages name a render option: the CLI's flags (`--gpu`); the JSON field name (`gpu`) where absent. */
   optionName?: ((field: string) => string) | undefined;
 }
 
@@ -30,6 +39,11 @@ export interface Staging {
   output: string;
   stagedPath: string;
   workDir: string;
+}
+
+/** Whether the request asks for one frame as one PNG image (a still is always png-sequence). */
+export function isStill(request: Pick<PlanRequest, "options" | "still">): boolean {
+  return request.still === true && request.options.format === "png-sequence";
 }
 
 /** The requested frames within the composition's, never empty. */
@@ -90,7 +104,7 @@ export async function planRender(
   const { options } = request;
   const { source, info, media } = loaded;
   const optionName = request.optionName ?? ((field: string) => field);
-  const still = request.still === true && options.format === "png-sequence";
+  const still = isStill(request);
   const hdr = chooseDynamicRange(options, media.hdr, emit);
   const hardware = await chooseHardwareEncoder(options, hdr, optionName, emit);
   const frames = sliceFrames(frameCount(info.duration, options.fps), options.fps, request.frames);

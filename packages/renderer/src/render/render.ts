@@ -15,24 +15,13 @@ import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
-import { planRender, type PlanRequest } from "../2-plan/plan-render.js";
+import { isStill, planRender, type PlanRequest } from "../2-plan/plan-render.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
 
+/** What render() is asked: the composition and how to load it, what to plan, and where the output goes. */
 export interface RenderRequest extends LoadRequest, PlanRequest {
   /** The output file, or directory for png-sequence. */
   output: string;
-  /**
-   * Render only these composition frames (end exclusive), e.g. a short slice to measure speed.
-   * An end past the composition is cut to it; a start past it is an error.
-   */
-  frames?: { start: number; end: number };
-  /** Write the first frame of `frames` as one PNG file at `output` (format png-sequence, no audio). */
-  still?: boolean;
-  /**
-   * Mix the composition's audio into the output (default true). false renders the video alone: a
-   * chunk of a distributed render, whose audio mixCompositionAudio() mixes once for the whole.
-   */
-  audio?: boolean;
 }
 
 export type { RenderHooks };
@@ -54,7 +43,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const startedAt = Date.now();
   const { options } = request;
   const { emit, signal } = context;
-  const still = request.still === true && options.format === "png-sequence";
+  const still = isStill(request);
   await checkOutput(request.output, options.format, still, request.optionName ?? ((field) => field));
 
   const loaded = await loadComposition(request, context);

@@ -183,8 +183,6 @@ export async function openCompositionPage(browser: Browser, options: Composition
   };
 
   const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 };
-  /** Whether the page has given an image since it was loaded, so a repeat has something to repeat. */
-  let drawn = false;
   let needsHistory = info.needsHistory;
   let mediaPlans: MediaPlan[] | undefined;
 
@@ -229,7 +227,6 @@ export async function openCompositionPage(browser: Browser, options: Composition
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     async reload() {
       await load();
-      drawn = false;
       capturer?.restart();
       if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
     },
@@ -246,10 +243,9 @@ export async function openCompositionPage(browser: Browser, options: Composition
       const captureStarted = performance.now();
       stats.frames++;
       stats.seekMs += captureStarted - seekStarted;
-      const frame = settings.reuseFrames && !changed && drawn ? REPEAT : await capture(settings);
+      const frame = settings.reuseFrames && !changed && capturer?.drawn ? REPEAT : await capture(settings);
       stats.captureMs += performance.now() - captureStarted;
       if (frame.kind === "repeat") stats.reused++;
-      drawn = true;
       return frame;
     },
   };

@@ -18,6 +18,8 @@ export interface FrameImageSettings {
 /** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
 export interface FrameCapturer {
   take(): Promise<FrameResult>;
+  /** Whether an image was taken since the start, so that a repeat has something to repeat. */
+  readonly drawn: boolean;
   restart(): void;
 }
 
@@ -28,32 +30,30 @@ export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode, settings
   const screenshot = settings.image === "jpeg"
     ? { format: "jpeg" as const, quality: settings.jpegQuality, optimizeForSpeed: true }
     : { format: "png" as const, optimizeForSpeed: true };
-  if (mode === "beginframe") {
-    let drawn = false;
-    return {
-      async take() {
+  let drawn = false;
+  const image = (base64: string): FrameResult => {
+    drawn = true;
+    return { kind: "image", data: Buffer.from(base64, "base64") };
+  };
+  const takeFrame = mode === "beginframe"
+    ? async (): Promise<FrameResult> => {
         // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
         // page's first frames may have none yet, so those are asked for again.
         for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
           const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
-          if (screenshotData) {
-            drawn = true;
-            return { kind: "image", data: Buffer.from(screenshotData, "base64") };
-          }
+          if (screenshotData) return image(screenshotData);
           if (drawn) return REPEAT;
         }
         throw new Error("the browser produced no frame for a BeginFrame request");
-      },
-      restart() {
-        drawn = false;
-      },
-    };
-  }
+      }
+    : async (): Promise<FrameResult> => image((await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false })).data);
   return {
-    async take() {
-      const { data } = await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false });
-      return { kind: "image", data: Buffer.from(data, "base64") };
+    take: takeFrame,
+    get drawn() {
+      return drawn;
     },
-    restart: () => undefined,
+    restart() {
+      drawn = false;
+    },
   };
 }
