@@ -6,6 +6,7 @@ import type { CaptureMode } from "./browser/frame-capturer.js";
 import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
 import { startPolicyProxy } from "./browser/policy-proxy.js";
 import { frameImageFormat } from "../common/frame-image.js";
+import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { warnOnOpaqueBackground, warnOnRootSize } from "./composition/composition-warnings.js";
 import { refusal } from "./composition/lint-before-render.js";
@@ -20,7 +21,7 @@ import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages
 import type { RenderContext } from "./render-context.js";
 
 /** What loading a composition needs: the part of a render request before the plan. */
-export interface LoadRequest {
+export interface LoadRequest extends OptionNaming {
   /** The composition's HTML file. */
   composition: string;
   /** Validated options (validateRenderOptions in @compose/core). */
@@ -35,8 +36,6 @@ export interface LoadRequest {
   limits?: Partial<RenderLimits>;
   /** The operator's network policy, which the options' `network` may only narrow; everything when absent. */
   network?: OperatorNetworkPolicy;
-  /** How messages name a render option: the CLI's flags (`--gpu`); the JSON field name (`gpu`) where absent. */
-  optionName?: (field: string) => string;
 }
 
 export type CompositionFacts = CompositionInfo & { duration: number; durationSource: NonNullable<CompositionInfo["durationSource"]> };
@@ -71,7 +70,7 @@ async function pageNetwork(policy: NetworkPolicy, baseUrl: string, optionName: (
 export async function loadComposition(request: LoadRequest, context: RenderContext): Promise<LoadedComposition> {
   const { options } = request;
   const { emit, signal } = context;
-  const optionName = request.optionName ?? ((field: string) => field);
+  const optionName = optionNamer(request);
   throwIfAborted(signal);
   await removeOrphanedTemp();
   const source = await readComposition(request.composition);

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { frameCount, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
 import { frameImageFormat } from "../common/frame-image.js";
+import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
@@ -13,7 +14,7 @@ import { chooseHardwareEncoder } from "./hardware-choice.js";
 import type { AssemblePlan, AudioMix, EncodeTarget, RenderPlan } from "./render-plan.js";
 
 /** The part of a render request the plan reads beside the options the load stage used. */
-export interface PlanRequest {
+export interface PlanRequest extends OptionNaming {
   options: RenderOptions;
   /**
    * Render only these composition frames (end exclusive), e.g. a short slice to measure speed, or
@@ -30,8 +31,6 @@ export interface PlanRequest {
   audio?: boolean | undefined;
   /** Take the page's word that a seek changed nothing and repeat the previous image (default true). */
   reuseFrames?: boolean | undefined;
-  /** How messages name a render option: the CLI's flags (`--gpu`); the JSON field name (`gpu`) where absent. */
-  optionName?: ((field: string) => string) | undefined;
 }
 
 /** Where the output is staged, made before the plan so that the plan can name the files in it. */
@@ -103,7 +102,7 @@ export async function planRender(
 ): Promise<RenderPlan> {
   const { options } = request;
   const { source, info, media } = loaded;
-  const optionName = request.optionName ?? ((field: string) => field);
+  const optionName = optionNamer(request);
   const still = isStill(request);
   const hdr = chooseDynamicRange(options, media.hdr, emit);
   const hardware = await chooseHardwareEncoder(options, hdr, optionName, emit);

@@ -7,6 +7,7 @@ import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
 import { warnOnStillness } from "../3-capture/stillness.js";
 import { sumFrameStats, type RenderFinishedEvent } from "../common/render-events.js";
+import { optionNamer } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
@@ -44,7 +45,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const still = isStill(request);
-  await checkOutput(request.output, options.format, still, request.optionName ?? ((field) => field));
+  await checkOutput(request.output, options.format, still, optionNamer(request));
 
   const loaded = await loadComposition(request, context);
   const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
