@@ -42,6 +42,8 @@ export const LINT_CODES = {
   // The renderer probes the media file for its length, so this may well work; lint cannot tell.
   "timing-media-duration-unknown": "warning",
   "timing-cycle": "error",
+  // Starts resolve an id to the first element that has it, as getElementById does.
+  "timing-duplicate-id": "warning",
   "timing-negative-start": "error",
   "track-overlap": "warning",
   // Media.

@@ -107,6 +107,10 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
     bad: clips('<p id="a" data-start="b" data-duration="1"></p>', '<p id="b" data-start="a" data-duration="1"></p>'),
     good: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="b" data-start="a" data-duration="1"></p>'),
   },
+  "timing-duplicate-id": {
+    bad: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="a" data-start="1" data-duration="1"></p>'),
+    good: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="b" data-start="1" data-duration="1"></p>'),
+  },
   "timing-negative-start": {
     bad: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="b" data-start="a - 2"></p>'),
     good: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="b" data-start="a - 0.5"></p>'),

@@ -4,7 +4,19 @@ import type { LintRule } from "./rule.js";
 
 export const checkTiming: LintRule = ({ parsed, timing, report }) => {
   const byId = new Map<string, TimedElement>();
-  for (const element of parsed.elements) if (element.id !== undefined && !byId.has(element.id)) byId.set(element.id, element);
+  for (const element of parsed.elements) {
+    if (element.id === undefined) continue;
+    const first = byId.get(element.id);
+    if (!first) {
+      byId.set(element.id, element);
+      continue;
+    }
+    report(
+      "timing-duplicate-id",
+      element.startLoc,
+      `another timed element has the id ${quote(element.id)} (line ${first.startLoc.line}): a data-start that names it uses the first`,
+    );
+  }
   for (const error of timing.errors) {
     const element = parsed.elements[error.index]!;
     const reference = error.ids[1] === undefined ? undefined : byId.get(error.ids[1]);
