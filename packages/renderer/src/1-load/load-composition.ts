@@ -56,7 +56,7 @@ export interface LoadedComposition {
   openMorePages(count: number): Promise<CompositionPage[]>;
 }
 
-/** The render's network policy, and the proxy that holds WebSockets to it too, closed with the render. */
+/** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
 async function pageNetwork(policy: NetworkPolicy, baseUrl: string, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);

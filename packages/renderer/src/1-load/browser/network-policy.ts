@@ -160,6 +160,6 @@ export interface PageNetwork {
   /** What the policy says of a URL. */
   ruling: (url: string) => Promise<Ruling>;
   onRefused: (url: string, reason: string) => void;
-  /** The policy proxy the browsers connect through (for WebSockets), when the policy refuses anything. */
+  /** The policy proxy the browsers (for WebSockets) and ffmpeg (for remote media) connect through, when the policy refuses anything. */
   proxy?: string;
 }

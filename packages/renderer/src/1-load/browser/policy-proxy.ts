@@ -3,16 +3,17 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import type { Ruling } from "./network-policy.js";
 
 export interface PolicyProxy {
-  /** For Chromium's --proxy-server. */
+  /** For Chromium's --proxy-server and ffmpeg's -http_proxy. */
   url: string;
   close(): Promise<void>;
 }
 
 /**
- * The browser's proxy. Every connection of the browser goes through it, so it holds what request
- * interception does not see (WebSocket connections) to the same ruling, and it connects to the
- * address the ruling checked: a name cannot resolve to a public address for the check and to a
- * private one for the connection (DNS rebinding).
+ * The render's proxy. Every connection of the browser goes through it, so it holds what request
+ * interception does not see (WebSocket connections) to the same ruling; so does every connection
+ * ffmpeg makes for remote media, each redirect included. It connects to the address the ruling
+ * checked: a name cannot resolve to a public address for the check and to a private one for the
+ * connection (DNS rebinding).
  */
 export async function startPolicyProxy(ruling: (url: string) => Promise<Ruling>, onRefused: (url: string, reason: string) => void): Promise<PolicyProxy> {
   const sockets = new Set<Socket>();

@@ -3,7 +3,7 @@ import { mixArgs, shiftClips, tempoFactors, type AudioClip } from "./audio-mix.j
 
 const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
   key: "0",
-  input: "tone.wav",
+  input: { location: "tone.wav" },
   start: 0.5,
   duration: 2,
   mediaStart: 0,
@@ -42,6 +42,14 @@ describe("mixArgs", () => {
     const args = mixArgs(clips, 3, "mp4", "out.m4a", envelopes);
     expect(after(args, "-filter_complex")).toBe(graph);
     expect(args.at(-1)).toBe("out.m4a");
+  });
+
+  it("opens a URL through the policy proxy, after where it starts and how long it lasts", () => {
+    const args = mixArgs([clip({ mediaStart: 1, input: { location: "https://cdn.example.com/a.mp3", proxy: "http://127.0.0.1:4100" } })], 3, "mp4", "out.m4a");
+    expect(args.slice(0, 14)).toEqual([
+      "-hide_banner", "-loglevel", "error", "-y",
+      "-ss", "1", "-t", "2", "-http_proxy", "http://127.0.0.1:4100", "-i", "https://cdn.example.com/a.mp3", "-filter_complex", after(args, "-filter_complex"),
+    ]);
   });
 
   it("reads an envelope as raw mono float samples at the mix's rate, after the clips", () => {

@@ -1,10 +1,10 @@
 import type { OutputFormat } from "@compose/core";
+import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface AudioClip {
   /** The media element's key (MediaDescription.key), which its gain samples are keyed by. */
   key: string;
-  /** A file path or URL ffmpeg can read. */
-  input: string;
+  input: MediaInput;
   /** Seconds of composition time where the sound begins. */
   start: number;
   /** Seconds of composition time it lasts. */
@@ -51,7 +51,8 @@ export function mixArgs(
   const inputs = clips.flatMap((clip) => [
     ...(clip.mediaStart > 0 ? ["-ss", String(clip.mediaStart)] : []),
     "-t", String(clip.duration * clip.playbackRate),
-    "-i", clip.input,
+    ...inputOptions(clip.input),
+    "-i", clip.input.location,
   ]);
   const envelopeInputs: string[] = [];
   let envelopeCount = 0;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { extractionArgs, type FrameExtraction } from "./extract-frames.js";
 
 const job = (over: Partial<FrameExtraction> = {}): FrameExtraction => ({
-  input: "clip.mp4",
+  input: { location: "clip.mp4" },
   sourceId: "abc",
   fps: 30,
   mediaStart: 0,
@@ -42,6 +42,16 @@ describe("extractionArgs", () => {
     expect(args.at(-1)).toBe("frames/frame_%06d.jpg");
     // -ss before -i seeks the input, so the first frame is the one at mediaStart.
     if (expected.seek) expect(args.indexOf("-ss")).toBeLessThan(args.indexOf("-i"));
+  });
+
+  it.each<[string, FrameExtraction["input"], string[]]>([
+    ["a file", { location: "clip.mp4" }, ["-i", "clip.mp4"]],
+    ["a URL through the policy proxy", { location: "https://cdn.example.com/a.mp4", proxy: "http://127.0.0.1:4100" }, ["-http_proxy", "http://127.0.0.1:4100", "-i", "https://cdn.example.com/a.mp4"]],
+  ])("opens %s", (_, input, opening) => {
+    const args = extractionArgs(job({ input, mediaStart: 1 }), "f_%06d.jpg");
+    const at = args.indexOf(opening[0]!);
+    expect(args.slice(at, at + opening.length)).toEqual(opening);
+    expect(args.indexOf("-ss")).toBeLessThan(at);
   });
 
   it("tone-maps an HDR source to BT.709 before anything else", () => {

@@ -4,10 +4,10 @@ import type { FrameImageFormat } from "../../common/frame-image.js";
 import { runFfmpeg } from "../../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import { cachedDirectory, cacheRoot, keyOf } from "./media-cache.js";
+import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {
-  /** A file path or URL ffmpeg can read. */
-  input: string;
+  input: MediaInput;
   /** Identifies the source's content (a hash of its bytes, or its URL). */
   sourceId: string;
   fps: number;
@@ -47,7 +47,8 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
   return [
     "-hide_banner", "-loglevel", "error", "-y",
     ...(job.mediaStart > 0 ? ["-ss", String(job.mediaStart)] : []),
-    "-i", job.input,
+    ...inputOptions(job.input),
+    "-i", job.input.location,
     "-map", "0:v:0", "-an",
     "-vf", filters.join(","),
     "-frames:v", String(frames),

@@ -11,12 +11,13 @@ import { RenderError } from "../../common/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
 import type { AudioClip } from "./audio-mix.js";
 import { extractFrames } from "./extract-frames.js";
+import type { MediaInput } from "./media-input.js";
 import { contentHash, exists } from "./media-cache.js";
 import { probeSource, type HdrTransfer, type SourceFacts } from "./probe-source.js";
 
 export interface MediaContext {
   projectRoot: string;
-  /** Media URLs that ffmpeg reads itself are held to the pages' network policy. */
+  /** Media URLs that ffmpeg reads itself are held to the pages' network policy, through its proxy. */
   network?: PageNetwork;
   /** The project server's base URL: sources under it are project files. */
   baseUrl: string;
@@ -37,7 +38,7 @@ export interface PreparedMedia {
 }
 
 interface Source {
-  input: string;
+  input: MediaInput;
   /** Identifies the bytes, for the frame cache. */
   sourceId: string;
   facts: SourceFacts;
@@ -51,16 +52,16 @@ function mediaError(media: MediaDescription, shown: string, problem: string): Re
   return new RenderError("media-error", `${name(media)} (${shown}): ${problem}`);
 }
 
-/** A project URL becomes the file it serves; other http(s) URLs are read by ffmpeg as they are. */
-function locate(media: MediaDescription, context: MediaContext): { input: string; shown: string; local: boolean; project?: string } {
+/** A project URL becomes the file it serves; other http(s) URLs are read by ffmpeg, through the policy proxy when there is one. */
+function locate(media: MediaDescription, context: MediaContext): { input: MediaInput; shown: string; local: boolean; project?: string } {
   if (media.src.startsWith(context.baseUrl)) {
     const path = decodeURIComponent(new URL(media.src).pathname);
     const file = join(context.projectRoot, path);
     if (relative(context.projectRoot, file).startsWith(`..${sep}`)) throw mediaError(media, path, "is outside the project directory");
-    return { input: file, shown: path.replace(/^\//, ""), local: true, project: new URL(media.src).pathname };
+    return { input: { location: file }, shown: path.replace(/^\//, ""), local: true, project: new URL(media.src).pathname };
   }
-  if (/^https?:/.test(media.src)) return { input: media.src, shown: media.src, local: false };
-  if (media.src.startsWith("file:")) return { input: fileURLToPath(media.src), shown: media.src, local: true };
+  if (/^https?:/.test(media.src)) return { input: { location: media.src, proxy: context.network?.proxy }, shown: media.src, local: false };
+  if (media.src.startsWith("file:")) return { input: { location: fileURLToPath(media.src) }, shown: media.src, local: true };
   throw mediaError(media, media.src, "only project files and http(s) URLs can be media sources");
 }
 
@@ -74,7 +75,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
       throw mediaError(media, shown, `refused by the network policy: ${reason}`);
     }
   }
-  if (local && !(await exists(input))) throw mediaError(media, shown, "the file does not exist");
+  if (local && !(await exists(input.location))) throw mediaError(media, shown, "the file does not exist");
   // ffmpeg reads the file itself, so it is held to what the project server would serve.
   if (project !== undefined && !(await servesFile(await realpath(context.projectRoot), project))) {
     throw mediaError(media, shown, "is not a regular file inside the project (a dotfile, or a symbolic link out of it)");
@@ -84,7 +85,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
     throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);
   });
   if (media.kind === "video" && !facts.hasVideo) throw mediaError(media, shown, "has no video stream");
-  return { input, sourceId: local ? await contentHash(input) : input, facts };
+  return { input, sourceId: local ? await contentHash(input.location) : input.location, facts };
 }
 
 /** The element's timeline when it has no data-duration: what is left of the source after data-media-start, at its rate. */

@@ -1,14 +1,15 @@
 import { execFile } from "node:child_process";
 import { RenderError } from "../../common/render-error.js";
 import { toolPath } from "../../common/tool-paths.js";
+import { inputOptions, type MediaInput } from "./media-input.js";
 
 export function ffprobePath(): string {
   return toolPath("ffprobe");
 }
 
 /** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, transfer and cover-art flag. */
-export function probeArgs(input: string): string[] {
-  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", input];
+export function probeArgs(input: MediaInput): string[] {
+  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", ...inputOptions(input), input.location];
 }
 
 export type HdrTransfer = "pq" | "hlg";
@@ -29,7 +30,7 @@ interface ProbeJson {
 
 const HDR_TRANSFERS: Record<string, HdrTransfer> = { smpte2084: "pq", "arib-std-b67": "hlg" };
 
-function run(input: string): Promise<string> {
+function run(input: MediaInput): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       ffprobePath(),
@@ -41,14 +42,14 @@ function run(input: string): Promise<string> {
           return reject(new RenderError("ffmpeg-missing", "ffprobe was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFPROBE to its path"));
         }
         const reason = stderr.trim().split("\n").pop() || error.message;
-        reject(new Error(reason.replace(`${input}: `, "")));
+        reject(new Error(reason.replace(`${input.location}: `, "")));
       },
     );
   });
 }
 
 /** Reads what rendering needs to know of a media file; rejects with ffprobe's reason when it cannot be decoded. */
-export async function probeSource(input: string): Promise<SourceFacts> {
+export async function probeSource(input: MediaInput): Promise<SourceFacts> {
   const json = JSON.parse(await run(input)) as ProbeJson;
   const streams = json.streams ?? [];
   const video = streams.find((stream) => stream.codec_type === "video" && !stream.disposition?.attached_pic);
