@@ -3,7 +3,8 @@
  * fails the render (exit 1, one line naming the element's kind, id and src, no output); an <img>
  * whose src a script sets is loaded and decoded before the frame is captured; images and videos
  * may be http(s) URLs; extracted video frames are cached by source content and fps, so a second
- * render reuses the entry and a renamed copy of the source hits it too.
+ * render reuses the entry and a renamed copy of the source hits it too, while a URL's frames are
+ * extracted again by every render (what it serves may have changed).
  */
 import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -97,6 +98,8 @@ function files(): Record<string, string> {
   setTimeout(() => { document.getElementById("late-picture").src = "${origin}/picture.png?slow"; }, 200);
 </script>`,
     }),
+    /** A URL whose content is replaced between two renders, as a re-upload would. */
+    "url-replaced.html": compositionHtml({ id: "url-replaced", duration: 0.3, backdrop: "#000000", body: CACHED_CLIP(`${origin}/replaced.mp4`, "clip", 0) }),
     "cache-first.html": compositionHtml({ id: "cache-first", duration: 0.3, backdrop: "#000000", body: CACHED_CLIP(MEDIA_FILES.colours, "clip", 0) }),
     /** The same timing, from a renamed copy of the clip; beside it a different clip. */
     "cache-copy.html": compositionHtml({
@@ -158,6 +161,12 @@ beforeAll(async () => {
       // mp4 like the first: frames are cached per image format too (JPEG for mp4, PNG otherwise).
       await run("cache-copy", "cache-copy.html", "out/cache-copy.mp4", [], frameCache.env);
       snapshots.push(await snapshotFrames());
+    },
+    async () => {
+      await copyFile(project.path(MEDIA_FILES.colours), project.path("media/replaced.mp4"));
+      await run("url-before", "url-replaced.html", "out/url-before.mp4");
+      await copyFile(project.path(MEDIA_FILES.other), project.path("media/replaced.mp4"));
+      await run("url-after", "url-replaced.html", "out/url-after.mp4");
     },
     () => run("missing", "missing.html", "out/missing.mp4"),
     () => run("undecodable", "undecodable.html", "out/undecodable.mp4"),
@@ -241,6 +250,12 @@ describe("images and URLs", () => {
 });
 
 describe("the frame cache", () => {
+  it("a URL whose content was replaced between two renders shows what it serves now", async () => {
+    const before = await framesOf("url-before", "out/url-before.mp4");
+    const after = await framesOf("url-after", "out/url-after.mp4");
+    expect([colourName(before[0]!, 80, 45), colourName(after[0]!, 80, 45)]).toEqual(["red", "yellow"]);
+  });
+
   it("the first render fills one entry under $COMPOSE_CACHE_DIR/frames, and nothing else", () => {
     succeeded("cache-first");
     expect(entriesOf(snapshots[0]!)).toHaveLength(1);

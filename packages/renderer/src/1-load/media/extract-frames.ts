@@ -3,13 +3,13 @@ import { join } from "node:path";
 import type { FrameImageFormat } from "../../common/frame-image.js";
 import { runFfmpeg } from "../../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
-import { cachedDirectory, cacheRoot, keyOf } from "./media-cache.js";
+import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "./media-cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {
   input: MediaInput;
-  /** Identifies the source's content (a hash of its bytes, or its URL). */
-  sourceId: string;
+  /** Identifies the source's content (a hash of its bytes); undefined when it may change under its name (a URL). */
+  sourceId: string | undefined;
   fps: number;
   /** Seconds into the source where the element's timeline begins. */
   mediaStart: number;
@@ -60,15 +60,17 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
 
 /**
  * Extracts the frames one <video> shows, at the output fps, so every output frame shows exactly
- * the source frame of its time. Cached by source content and every parameter that changes them.
+ * the source frame of its time. Cached by source content and every parameter that changes them;
+ * a source without a known content (a URL) is extracted anew, into the entry of what it holds.
  */
 export async function extractFrames(job: FrameExtraction, signal?: AbortSignal): Promise<ExtractedFrames> {
   const extension = job.image === "png" ? "png" : "jpg";
-  const key = keyOf(["frames-v2", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]);
   const pattern = `frame_%06d.${extension}`;
-  const directory = await cachedDirectory(join(cacheRoot(), "frames", key), (temp) =>
-    runFfmpeg(extractionArgs(job, join(temp, pattern)), signal),
-  );
+  const fill = (temp: string) => runFfmpeg(extractionArgs(job, join(temp, pattern)), signal);
+  const root = join(cacheRoot(), "frames");
+  const { key, directory } = job.sourceId === undefined
+    ? await contentAddressedDirectory(root, fill)
+    : await keyedDirectory(root, keyOf(["frames-v2", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]), fill);
   const count = (await readdir(directory)).filter((name) => name.endsWith(`.${extension}`)).length;
   return {
     key,
@@ -76,4 +78,8 @@ export async function extractFrames(job: FrameExtraction, signal?: AbortSignal):
     count,
     pattern,
   };
+}
+
+async function keyedDirectory(root: string, key: string, fill: (tempDir: string) => Promise<void>): Promise<{ key: string; directory: string }> {
+  return { key, directory: await cachedDirectory(join(root, key), fill) };
 }

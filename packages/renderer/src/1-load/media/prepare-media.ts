@@ -39,8 +39,8 @@ export interface PreparedMedia {
 
 interface Source {
   input: MediaInput;
-  /** Identifies the bytes, for the frame cache. */
-  sourceId: string;
+  /** Identifies the bytes, for the frame cache; undefined for a URL, whose bytes may change under it. */
+  sourceId: string | undefined;
   facts: SourceFacts;
 }
 
@@ -85,7 +85,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
     throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);
   });
   if (media.kind === "video" && !facts.hasVideo) throw mediaError(media, shown, "has no video stream");
-  return { input, sourceId: local ? await contentHash(input.location) : input.location, facts };
+  return { input, sourceId: local ? await contentHash(input.location) : undefined, facts };
 }
 
 /** The element's timeline when it has no data-duration: what is left of the source after data-media-start, at its rate. */
