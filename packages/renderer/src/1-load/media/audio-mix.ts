@@ -12,6 +12,8 @@ export interface AudioClip {
   mediaStart: number;
   volume: number;
   playbackRate: number;
+  /** Channels of the source's audio stream. */
+  channels: number;
 }
 
 export const AUDIO_SAMPLE_RATE = 48_000;
@@ -33,8 +35,17 @@ function codecArgs(format: OutputFormat): string[] {
   return ["-c:a", "aac", "-b:a", "192k", ...(format === "png-sequence" ? ["-f", "adts"] : [])];
 }
 
-/** Both sides of a gain envelope's multiplication in one sample format and layout. */
-const ENVELOPE_FORMAT = `aformat=sample_fmts=flt:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo`;
+/**
+ * What every input of the mix (and both sides of a gain envelope's multiplication) is made into:
+ * float, so that nothing is normalised on the way, at one rate, in stereo.
+ */
+const MIX_FORMAT = `aformat=sample_fmts=flt:sample_rates=${AUDIO_SAMPLE_RATE}:channel_layouts=stereo`;
+
+/**
+ * A browser plays a mono source at its own level in both channels; ffmpeg's own upmix would put
+ * it 3 dB lower in each (a centre channel shared between two speakers).
+ */
+const MONO_IN_BOTH = "pan=stereo|c0=c0|c1=c0";
 
 /**
  * Mixes every audible clip at its start, trimmed to its duration, at its volume and rate, into
@@ -59,16 +70,18 @@ export function mixArgs(
   const chains = clips.map((clip, i) => {
     const delay = Math.round(clip.start * 1000);
     const steps = [
+      ...(clip.channels === 1 ? [MONO_IN_BOTH] : []),
       `aresample=${AUDIO_SAMPLE_RATE}`,
       ...tempoFactors(clip.playbackRate).map((factor) => `atempo=${factor}`),
       `volume=${clip.volume}`,
       `adelay=${delay}:all=1`,
+      MIX_FORMAT,
     ];
     const envelope = envelopes[i];
     if (envelope === undefined) return `[${i}:a:0]${steps.join(",")}[a${i}]`;
     const input = clips.length + envelopeCount++;
     envelopeInputs.push("-f", "f32le", "-ar", String(AUDIO_SAMPLE_RATE), "-ac", "1", "-i", envelope);
-    return `[${i}:a:0]${[...steps, ENVELOPE_FORMAT].join(",")}[s${i}];[${input}:a:0]${ENVELOPE_FORMAT}[g${i}];[s${i}][g${i}]amultiply[a${i}]`;
+    return `[${i}:a:0]${steps.join(",")}[s${i}];[${input}:a:0]${MONO_IN_BOTH},${MIX_FORMAT}[g${i}];[s${i}][g${i}]amultiply[a${i}]`;
   });
   const mixed = clips.map((_, i) => `[a${i}]`).join("");
   const graph = [

@@ -147,7 +147,7 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
     if (media.kind === "video") hdr ??= facts.hdr;
     const duration = media.duration ?? naturalDuration(media, facts);
     if (!media.audible || !facts.hasAudio || media.start === undefined || duration <= 0 || media.volume === 0) continue;
-    audio.push({ key: media.key, input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate });
+    audio.push({ key: media.key, input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate, channels: facts.audioChannels });
   }
   return { plans, audio, hdr };
 }

@@ -7,9 +7,9 @@ export function ffprobePath(): string {
   return toolPath("ffprobe");
 }
 
-/** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, transfer and cover-art flag. */
+/** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, transfer, channel count and cover-art flag. */
 export function probeArgs(input: MediaInput): string[] {
-  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer:stream_disposition=attached_pic", "-of", "json", ...inputOptions(input), input.location];
+  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,channels:stream_disposition=attached_pic", "-of", "json", ...inputOptions(input), input.location];
 }
 
 export type HdrTransfer = "pq" | "hlg";
@@ -19,13 +19,15 @@ export interface SourceFacts {
   duration: number;
   hasVideo: boolean;
   hasAudio: boolean;
+  /** Channels of the first audio stream (the one the mix reads); 0 without audio. */
+  audioChannels: number;
   /** Set when the video stream is PQ (smpte2084) or HLG (arib-std-b67). */
   hdr?: HdrTransfer;
 }
 
 interface ProbeJson {
   format?: { duration?: string };
-  streams?: Array<{ codec_type?: string; duration?: string; color_transfer?: string; disposition?: { attached_pic?: number } }>;
+  streams?: Array<{ codec_type?: string; duration?: string; color_transfer?: string; channels?: number; disposition?: { attached_pic?: number } }>;
 }
 
 const HDR_TRANSFERS: Record<string, HdrTransfer> = { smpte2084: "pq", "arib-std-b67": "hlg" };
@@ -53,12 +55,13 @@ export async function probeSource(input: MediaInput): Promise<SourceFacts> {
   const json = JSON.parse(await run(input)) as ProbeJson;
   const streams = json.streams ?? [];
   const video = streams.find((stream) => stream.codec_type === "video" && !stream.disposition?.attached_pic);
-  const hasAudio = streams.some((stream) => stream.codec_type === "audio");
+  const audio = streams.find((stream) => stream.codec_type === "audio");
+  const hasAudio = audio !== undefined;
   const durations = [json.format?.duration, ...streams.map((stream) => stream.duration)]
     .map(Number)
     .filter((value) => Number.isFinite(value) && value > 0);
   if (!video && !hasAudio) throw new Error("it has neither a video nor an audio stream");
   if (durations.length === 0) throw new Error("its duration cannot be read");
   const hdr = video?.color_transfer ? HDR_TRANSFERS[video.color_transfer] : undefined;
-  return { duration: Number(json.format?.duration) || Math.max(...durations), hasVideo: Boolean(video), hasAudio, ...(hdr ? { hdr } : {}) };
+  return { duration: Number(json.format?.duration) || Math.max(...durations), hasVideo: Boolean(video), hasAudio, audioChannels: audio?.channels ?? 0, ...(hdr ? { hdr } : {}) };
 }
