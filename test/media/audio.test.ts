@@ -5,14 +5,27 @@
  * composition with nothing audible has no audio stream (see video.test.ts); audio and video last as
  * long as each other.
  *
- * Levels are measured with ffmpeg's volumedetect over windows that keep 50 ms or more away from
- * every expected edge (raw AAC, the png-sequence sidecar, starts 21 ms late: see the last test).
+ * Levels are measured with ffmpeg's volumedetect, per channel with astats, over windows that keep
+ * 50 ms or more away from every expected edge (raw AAC, the png-sequence sidecar, starts 21 ms
+ * late: see the last test).
  */
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { ffprobe, type ProbeResult } from "../support/media.js";
 import { compositionHtml } from "../support/project.js";
-import { audioLevel, decodedAudioSeconds, renderMediaSet, type AudioLevel, type MediaRenderSpec, type MediaRenders } from "../support/test-media.js";
+import { validateRenderOptions } from "@compose/core";
+import { audioFileName, joinChunks, mixCompositionAudio, render, type FrameRange } from "@compose/renderer";
+import {
+  audioLevel,
+  channelLevels,
+  decodedAudioSeconds,
+  MEDIA_FILES,
+  renderMediaSet,
+  type AudioLevel,
+  type MediaRenderSpec,
+  type MediaRenders,
+} from "../support/test-media.js";
 
 const FPS = 30;
 /** Peak level below which a window counts as silent (digital silence is about -91 dBFS). */
@@ -22,6 +35,27 @@ const SOUNDING_MEAN_DB = -35;
 
 const BOX = `<div style="position: absolute; left: 100px; top: 60px; width: 120px; height: 60px; background: #ff0000"></div>`;
 const HIDDEN_VIDEO = "position: absolute; left: 0; top: 0; width: 80px; height: 45px";
+
+/** Full volume until FADE_FROM, then down in a straight line to 0 at FADE_TO (seconds). */
+const FADE_FROM = 0.3;
+const FADE_TO = 0.6;
+
+/**
+ * A source from 0 for the whole second at `dataVolume`, faded out by a script that sets the
+ * element's volume at every seek: the documented fade, at a third of its length.
+ */
+function fadeHtml(id: string, source: string, dataVolume: number): string {
+  return compositionHtml({
+    id,
+    duration: 1,
+    backdrop: "#000000",
+    body: `${BOX}<audio id="sound" src="${source}" data-start="0" data-volume="${dataVolume}"></audio>`,
+    after: `<script>
+      const sound = document.getElementById("sound");
+      __compose.onSeek((t) => { sound.volume = Math.min(1, Math.max(0, (${FADE_TO} - t) / ${FADE_TO - FADE_FROM})); });
+    </script>`,
+  });
+}
 
 const FILES: Record<string, string> = {
   /** A 1 s tone at 0.3 s cut to 0.6 s, and the same tone at 1.2 s for its natural 1 s at volume 0.5. */
@@ -47,17 +81,18 @@ const FILES: Record<string, string> = {
 <video id="muted-video" src="media/colours.mp4" data-start="1.4" data-duration="0.55" data-has-audio="true" muted style="${HIDDEN_VIDEO}"></video>
 <audio id="muted-audio" src="media/tone.wav" data-start="0.7" muted></audio>`,
   }),
-  /** The tone from 0, faded out by a script that sets its volume from 1 at 0 s to 0 at 1 s. */
-  "fade.html": compositionHtml({
-    id: "fade",
+  /** The mono tone, and then the stereo one, each for 0.3 s at volume 1; then the mono tone at data-volume 0.5. */
+  "levels.html": compositionHtml({
+    id: "levels",
     duration: 1,
     backdrop: "#000000",
-    body: `${BOX}<audio id="tone" src="media/tone.wav" data-start="0"></audio>`,
-    after: `<script>
-      const tone = document.getElementById("tone");
-      __compose.onSeek((t) => { tone.volume = Math.max(0, 1 - t); });
-    </script>`,
+    body: `${BOX}
+<audio id="mono" src="media/tone.wav" data-start="0" data-duration="0.3"></audio>
+<audio id="stereo" src="media/stereo.wav" data-start="0.35" data-duration="0.3"></audio>
+<audio id="half" src="media/tone.wav" data-start="0.7" data-duration="0.3" data-volume="0.5"></audio>`,
   }),
+  "fade.html": fadeHtml("fade", "media/tone.wav", 1),
+  "fade-stereo.html": fadeHtml("fade-stereo", "media/stereo.wav", 0.5),
   /** The tone from 0.25 s; its natural end (1.25 s) is past the composition's 1 s. */
   "short.html": compositionHtml({
     id: "short",
@@ -72,8 +107,11 @@ const FORMATS = {
   videoSound: "mp4",
   mov: "mov",
   webm: "webm",
+  levels: "mp4",
   fade: "mp4",
   fadeTwoWorkers: "mp4",
+  fadeStereo: "mp4",
+  fadeStereoTwoWorkers: "mp4",
 } as const;
 type RenderName = keyof typeof FORMATS;
 const RENDERS: Record<RenderName, MediaRenderSpec> = {
@@ -81,15 +119,42 @@ const RENDERS: Record<RenderName, MediaRenderSpec> = {
   videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", flags: ["--format", FORMATS.videoSound] },
   mov: { file: "short.html", output: "out/short.mov", flags: ["--format", FORMATS.mov] },
   webm: { file: "short.html", output: "out/short.webm", flags: ["--format", FORMATS.webm] },
+  levels: { file: "levels.html", output: "out/levels.mp4", flags: [] },
   fade: { file: "fade.html", output: "out/fade.mp4", flags: [] },
   fadeTwoWorkers: { file: "fade.html", output: "out/fade-w2.mp4", flags: ["--workers", "2"] },
+  fadeStereo: { file: "fade-stereo.html", output: "out/fade-stereo.mp4", flags: [] },
+  fadeStereoTwoWorkers: { file: "fade-stereo.html", output: "out/fade-stereo-w2.mp4", flags: ["--workers", "2"] },
 };
 
+/** Two chunks of a distributed render, split inside the fade, joined with the audio mixed for the whole. */
+const CHUNKS: FrameRange[] = [{ start: 0, end: 12 }, { start: 12, end: 30 }];
+
+/** Renders `file` as a distributed render does: the audio mixed once, the frames in chunks without audio, joined. */
+async function chunkedRender(file: string, output: string): Promise<string> {
+  const validated = validateRenderOptions({ format: "mp4", workers: 1 });
+  if (!validated.ok) throw new Error(validated.problem.problem);
+  const { options } = validated;
+  const composition = renders.project.path(file);
+  const audio = await mixCompositionAudio({ composition, options, output: renders.project.path(`${output}.${audioFileName("mp4")}`) });
+  const chunks: string[] = [];
+  for (const [index, frames] of CHUNKS.entries()) {
+    const chunk = renders.project.path(`${output}.chunk-${index}.mp4`);
+    await render({ composition, output: chunk, options, frames, audio: false });
+    chunks.push(chunk);
+  }
+  const joined = renders.project.path(output);
+  await joinChunks({ chunks, format: "mp4", output: joined, audioFile: audio.audioFile });
+  return joined;
+}
+
 let renders: MediaRenders<RenderName>;
+const chunked: Partial<Record<"fade" | "fadeStereo", string>> = {};
 
 beforeAll(async () => {
-  renders = await renderMediaSet(FILES, ["colours", "tone"], RENDERS, "compose-media-audio-");
-});
+  renders = await renderMediaSet(FILES, ["colours", "tone", "stereo"], RENDERS, "compose-media-audio-");
+  chunked.fade = await chunkedRender("fade.html", "out/fade-chunked.mp4");
+  chunked.fadeStereo = await chunkedRender("fade-stereo.html", "out/fade-stereo-chunked.mp4");
+}, RENDER_HOOK_TIMEOUT_MS);
 afterAll(() => renders?.remove());
 
 const outputOf = (name: RenderName) => renders.outputOf(name);
@@ -136,25 +201,62 @@ describe("mixing <audio> elements", () => {
   });
 });
 
-describe("volume over time", () => {
-  // Windows 0.2 s wide centred on 0.15, 0.45 and 0.75 s: a linear fade from 1 to 0 over 1 s
-  // averages gains of about 0.85, 0.55 and 0.25 there (RMS of the ramp within each window).
-  const WINDOWS = { early: [0.05, 0.25], middle: [0.35, 0.55], late: [0.65, 0.85] } as Record<string, [number, number]>;
-  const expectedDb = (from: number, to: number) => {
-    const rms = (a: number, b: number) => Math.sqrt((a * a + a * b + b * b) / 3);
-    return 20 * Math.log10(rms(1 - from, 1 - to));
+/**
+ * Levels as the page plays them, per channel, against the source's own: a mono source at its level
+ * in both channels, a stereo one unchanged, data-volume exact, and a volume that changes over time
+ * changing only the frames where it changes, however the frames are split.
+ */
+describe("levels as the page plays them", () => {
+  /** Each channel's level in the source, over the whole of it. */
+  const sourceLevels = (source: "tone" | "stereo") => channelLevels(renders.project.path(MEDIA_FILES[source]), 0, 1);
+  const db = (gain: number) => 20 * Math.log10(gain);
+  /** The element's volume at t, as the fade script sets it. */
+  const fadeGain = (t: number) => Math.min(1, Math.max(0, (FADE_TO - t) / (FADE_TO - FADE_FROM)));
+  /** The RMS gain of a straight-line fade over [from, to]. */
+  const rampGain = (from: number, to: number) => {
+    const [a, b] = [fadeGain(from), fadeGain(to)];
+    return Math.sqrt((a * a + a * b + b * b) / 3);
+  };
+  /** Windows 50 ms or more away from every edge: before, during and after the fade. */
+  const FADE_WINDOWS: Record<string, [number, number]> = { before: [0.05, 0.25], during: [0.35, 0.55], after: [0.65, 0.95] };
+
+  /** Each channel's level of a window next to what it should be: the source's channel, mono in both, plus `gainDb`. */
+  async function compare(file: string, window: [number, number], source: number[], gainDb: number) {
+    const measured = await channelLevels(file, ...window);
+    const expected = measured.map((_, channel) => (source[channel] ?? source[0]!) + gainDb);
+    return { measured: measured.map((level) => Number(level.toFixed(2))), expected: expected.map((level) => Number(level.toFixed(2))) };
+  }
+
+  const expectWithin1Db = ({ measured, expected }: { measured: number[]; expected: number[] }, what: string) => {
+    expect(measured, what).toHaveLength(2);
+    measured.forEach((level, channel) => expect(Math.abs(level - expected[channel]!), `${what}, channel ${channel}: ${level} dB, expected ${expected[channel]}`).toBeLessThan(1));
   };
 
-  it.each(["fade", "fadeTwoWorkers"] as const)("a volume that a script lowers frame by frame fades the mix out smoothly (%s)", async (name) => {
-    const measured = await levels(audioFileOf(name), WINDOWS);
-    const early = measured.early!.mean;
-    for (const [window, [from, to]] of Object.entries(WINDOWS)) {
-      const drop = measured[window]!.mean - early;
-      const expected = expectedDb(from, to) - expectedDb(0.05, 0.25);
-      expect(Math.abs(drop - expected), `${window}: ${drop.toFixed(2)} dB below early, expected ${expected.toFixed(2)}`).toBeLessThan(1);
-    }
-    // The end of a fade to 0 is silent.
-    expect((await audioLevel(audioFileOf(name), 0.97, 1)).max).toBeLessThan(-30);
+  it("a mono source is heard at its own level in both channels, a stereo one unchanged, data-volume 0.5 exactly 6 dB down", async () => {
+    const file = audioFileOf("levels");
+    const [mono, stereo] = [await sourceLevels("tone"), await sourceLevels("stereo")];
+    expectWithin1Db(await compare(file, [0.05, 0.25], mono, 0), "mono at volume 1");
+    expectWithin1Db(await compare(file, [0.4, 0.6], stereo, 0), "stereo at volume 1");
+    expectWithin1Db(await compare(file, [0.75, 0.95], mono, db(0.5)), "mono at data-volume 0.5");
+  });
+
+  const FADES = {
+    "mono, one worker": ["tone", 1, () => audioFileOf("fade")],
+    "mono, two workers": ["tone", 1, () => audioFileOf("fadeTwoWorkers")],
+    "mono, in chunks": ["tone", 1, () => chunked.fade!],
+    "stereo at data-volume 0.5, one worker": ["stereo", 0.5, () => audioFileOf("fadeStereo")],
+    "stereo at data-volume 0.5, two workers": ["stereo", 0.5, () => audioFileOf("fadeStereoTwoWorkers")],
+    "stereo at data-volume 0.5, in chunks": ["stereo", 0.5, () => chunked.fadeStereo!],
+  } as const;
+
+  it.each(Object.keys(FADES) as Array<keyof typeof FADES>)("a volume faded by a script changes only the frames where it changes (%s)", async (name) => {
+    const [source, dataVolume, fileOf] = FADES[name];
+    const levels = await sourceLevels(source);
+    const file = fileOf();
+    expectWithin1Db(await compare(file, FADE_WINDOWS.before!, levels, db(dataVolume)), "before the fade");
+    expectWithin1Db(await compare(file, FADE_WINDOWS.during!, levels, db(dataVolume * rampGain(...FADE_WINDOWS.during!))), "during the fade");
+    const [from, to] = FADE_WINDOWS.after!;
+    expect((await audioLevel(file, from, to)).max, "after the fade").toBeLessThan(SILENT_MAX_DB);
   });
 });
 

@@ -44,7 +44,7 @@ export function clipColourOfFrame(frame: number): (typeof CLIP_SEQUENCE)[number]
   return CLIP_SEQUENCE[Math.floor(frame / (CLIP_SEGMENT * CLIP_FPS))]!;
 }
 
-export type MediaName = "colours" | "other" | "tone" | "hlg" | "pq" | "broken" | "picture";
+export type MediaName = "colours" | "other" | "tone" | "stereo" | "hlg" | "pq" | "broken" | "picture";
 
 /** File names, relative to the project directory. */
 export const MEDIA_FILES: Record<MediaName, string> = {
@@ -54,6 +54,8 @@ export const MEDIA_FILES: Record<MediaName, string> = {
   other: "media/other.mp4",
   /** 1 s of an 880 Hz tone, 48 kHz mono PCM. */
   tone: "media/tone.wav",
+  /** 1 s, 48 kHz stereo PCM: a 440 Hz tone on the left at the tone's level, 660 Hz on the right 6 dB below. */
+  stereo: "media/stereo.wav",
   /** 160x90, 30 fps, 1 s HEVC 10-bit, BT.2020, HLG (arib-std-b67). */
   hlg: "media/hlg.mp4",
   /** The same tagged PQ (smpte2084). */
@@ -86,6 +88,8 @@ async function generate(name: MediaName, file: string): Promise<void> {
       return ffmpeg(["-filter_complex", colourSegments(["yellow", "magenta"], 0.5), "-map", "[v]", ...H264, "-t", "1", file]);
     case "tone":
       return ffmpeg(["-f", "lavfi", "-i", "sine=frequency=880:sample_rate=48000:duration=1", "-c:a", "pcm_s16le", file]);
+    case "stereo":
+      return ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.125*sin(2*PI*440*t)|0.0625*sin(2*PI*660*t):s=48000:d=1:c=stereo", "-c:a", "pcm_s16le", file]);
     case "hlg":
     case "pq": {
       const transfer = name === "hlg" ? "arib-std-b67" : "smpte2084";
@@ -168,6 +172,21 @@ export async function audioLevel(file: string, start: number, end: number): Prom
     return match[1] === "-inf" ? -Infinity : Number(match[1]);
   };
   return { mean: value("mean_volume"), max: value("max_volume") };
+}
+
+/**
+ * The RMS level in dBFS of each channel of a file's first audio stream between `start` and `end`
+ * seconds, measured with ffmpeg's astats (cut with atrim, as audioLevel does); -Infinity for
+ * digital silence.
+ */
+export async function channelLevels(file: string, start: number, end: number): Promise<number[]> {
+  const { stderr } = await execFileAsync("ffmpeg", [
+    "-hide_banner", "-nostats", "-i", file,
+    "-map", "0:a:0", "-af", `atrim=start=${start}:end=${end},astats=measure_overall=none:measure_perchannel=RMS_level`, "-f", "null", "-",
+  ]);
+  const levels = [...stderr.matchAll(/RMS level dB: (-?[\d.]+|-inf)/g)].map((match) => (match[1] === "-inf" ? -Infinity : Number(match[1])));
+  if (levels.length === 0) throw new Error(`no RMS level in ffmpeg's output for ${file} [${start}, ${end}]: ${stderr}`);
+  return levels;
 }
 
 /** Seconds of audio in a file's first audio stream, by decoding it and counting samples. */

@@ -4,7 +4,7 @@ import type { LoadedComposition } from "../1-load/load-composition.js";
 import type { AudioClip } from "../1-load/media/audio-mix.js";
 import { planRender, type PlanRequest } from "./plan-render.js";
 
-const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1 };
+const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1, channels: 2 };
 
 /** A composition of 2 s at 320x180, loaded in a page, with or without audible media. */
 function loaded(audio: AudioClip[] = []): Pick<LoadedComposition, "source" | "info" | "media" | "mode"> {

@@ -9,8 +9,11 @@ const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
   mediaStart: 0,
   volume: 1,
   playbackRate: 1,
+  channels: 2,
   ...over,
 });
+
+const FLOAT_STEREO = "aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo";
 
 /** The value after `flag` in an argument list. */
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
@@ -18,24 +21,30 @@ const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
 describe("mixArgs", () => {
   it.each<[string, AudioClip[], string[], string]>([
     [
-      "one clip at 0.5 s",
+      "one stereo clip at 0.5 s",
       [clip()],
       [],
-      "[0:a:0]aresample=48000,volume=1,adelay=500:all=1[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
+      `[0:a:0]aresample=48000,volume=1,adelay=500:all=1,${FLOAT_STEREO}[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]`,
+    ],
+    [
+      "a mono clip, copied to both channels at its own level",
+      [clip({ channels: 1 })],
+      [],
+      `[0:a:0]pan=stereo|c0=c0|c1=c0,aresample=48000,volume=1,adelay=500:all=1,${FLOAT_STEREO}[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]`,
     ],
     [
       "a quarter-speed clip at half volume",
       [clip({ playbackRate: 0.25, volume: 0.5, start: 0 })],
       [],
-      "[0:a:0]aresample=48000,atempo=0.5,atempo=0.5,volume=0.5,adelay=0:all=1[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
+      `[0:a:0]aresample=48000,atempo=0.5,atempo=0.5,volume=0.5,adelay=0:all=1,${FLOAT_STEREO}[a0];[a0]amix=inputs=1:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]`,
     ],
     [
-      "two clips, the second under a gain envelope",
+      "two clips, the second under a gain envelope, which multiplies both channels",
       [clip(), clip({ key: "1", start: 1 })],
       [undefined, "gain-1.f32"] as unknown as string[],
-      "[0:a:0]aresample=48000,volume=1,adelay=500:all=1[a0];" +
-        "[1:a:0]aresample=48000,volume=1,adelay=1000:all=1,aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo[s1];" +
-        "[2:a:0]aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo[g1];[s1][g1]amultiply[a1];" +
+      `[0:a:0]aresample=48000,volume=1,adelay=500:all=1,${FLOAT_STEREO}[a0];` +
+        `[1:a:0]aresample=48000,volume=1,adelay=1000:all=1,${FLOAT_STEREO}[s1];` +
+        `[2:a:0]pan=stereo|c0=c0|c1=c0,${FLOAT_STEREO}[g1];[s1][g1]amultiply[a1];` +
         "[a0][a1]amix=inputs=2:normalize=0:duration=longest,apad=whole_dur=3,atrim=end=3[mix]",
     ],
   ])("%s", (_, clips, envelopes, graph) => {
