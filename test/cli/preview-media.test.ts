@@ -2,11 +2,12 @@
 /**
  * Media in compose preview as render makes them (real Chromium, real ffmpeg): a video shows the
  * frames render extracts for each frame time, not its own playback, and audio plays in step with
- * the frames while playing.
+ * the frames while playing, at the levels render mixes it at.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG } from "pngjs";
-import { CLIP_COLOURS, createCacheDir, generateMedia, MEDIA_FILES } from "../support/test-media.js";
+import { render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import { channelLevels, CLIP_COLOURS, createCacheDir, generateMedia, MEDIA_FILES } from "../support/test-media.js";
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
@@ -24,13 +25,21 @@ const INDEX_HTML = compositionHtml({
 let project: TempProject;
 let cache: Awaited<ReturnType<typeof createCacheDir>>;
 let preview: PreviewSession;
+/** The same composition rendered, for the levels its mix has. */
+let rendered: string;
 
 beforeAll(async () => {
   project = await createProject({ "index.html": INDEX_HTML }, { prefix: "compose-preview-media-" });
   await generateMedia(project.dir, ["colours", "tone"]);
   cache = await createCacheDir();
-  preview = await openPreview(project.dir, { env: cache.env });
-}, 180_000);
+  rendered = project.path("out.mp4");
+  const [run, opened] = await Promise.all([
+    render([project.path("index.html"), "--quiet", "--workers", "1", "--output", rendered], { env: cache.env }),
+    openPreview(project.dir, { env: cache.env }),
+  ]);
+  preview = opened;
+  expect(run.stderr, "render's stderr").toBe("");
+}, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await preview?.close();
@@ -86,5 +95,64 @@ describe("media in compose preview", () => {
     expect(Math.abs(heard.time - (heard.frame / 30 - 0.2))).toBeLessThan(0.25);
     await preview.page.click("#play");
     expect(await preview.page.$eval("#sounds audio", (audio: HTMLAudioElement) => audio.paused)).toBe(true);
+  });
+
+  it("plays audio at the levels render mixes it at, the mono tone in both channels", async () => {
+    await preview.scrubTo(0);
+    await preview.page.click("#play");
+    // What the page's sound element plays, per channel, through Web Audio as the speakers take it
+    // (a mono source up-mixed to both): the RMS level of the last 2048 samples every 10 ms, with
+    // the element's volume then, until the play stops at the last frame.
+    const samples = await preview.page.evaluate(async () => {
+      const until = (test: () => boolean) => new Promise<void>((resolve) => {
+        const timer = setInterval(() => test() && (clearInterval(timer), resolve()), 5);
+      });
+      let audio: HTMLAudioElement | null = null;
+      await until(() => (audio = document.querySelector<HTMLAudioElement>("#sounds audio")) !== null);
+      const context = new AudioContext();
+      const speakers = new GainNode(context, { channelCount: 2, channelCountMode: "explicit", channelInterpretation: "speakers" });
+      const split = context.createChannelSplitter(2);
+      const analysers = [0, 1].map(() => new AnalyserNode(context, { fftSize: 2048 }));
+      context.createMediaElementSource(audio!).connect(speakers);
+      speakers.connect(split);
+      speakers.connect(context.destination);
+      analysers.forEach((analyser, channel) => split.connect(analyser, channel));
+      await context.resume();
+      const rms = (analyser: AnalyserNode) => {
+        const data = new Float32Array(analyser.fftSize);
+        analyser.getFloatTimeDomainData(data);
+        return 10 * Math.log10(data.reduce((sum, x) => sum + x * x, 0) / data.length);
+      };
+      const taken: Array<{ at: number; volume: number; playing: boolean; time: number; levels: number[] }> = [];
+      await until(() => {
+        const sound = audio!;
+        taken.push({ at: performance.now(), volume: sound.volume, playing: !sound.paused && !sound.ended, time: sound.currentTime, levels: analysers.map(rms) });
+        return document.getElementById("play")!.getAttribute("aria-pressed") === "false";
+      });
+      await context.close();
+      return taken;
+    });
+    // A sample counts when the sound has played at one volume for the whole of the analyser's
+    // window and more (2048 samples are under 47 ms), inside the source.
+    const steady = samples.filter((sample) => {
+      const window = samples.filter((other) => other.at <= sample.at && other.at >= sample.at - 80);
+      return sample.time > 0.08 && sample.time < 0.75 && window[0]!.at <= sample.at - 70 && window.every((other) => other.playing && other.volume === sample.volume);
+    });
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const played = (volume: number) => {
+      const at = steady.filter((sample) => Math.abs(sample.volume - volume) < 1e-6);
+      expect(at.length, `steady samples at volume ${volume} (of ${samples.length})`).toBeGreaterThan(2);
+      return [0, 1].map((channel) => Number(median(at.map((sample) => sample.levels[channel]!)).toFixed(2)));
+    };
+    // data-volume 0.8 times the element's volume: 1 from the tone's start at 0.2 s until 0.5 s, 0.25 after.
+    const preview08 = played(0.8);
+    const preview02 = played(0.2);
+    const [render08, render02] = await Promise.all([channelLevels(rendered, 0.25, 0.45), channelLevels(rendered, 0.6, 0.95)]);
+    for (const [what, heard, mixed] of [["0.8", preview08, render08], ["0.2", preview02, render02]] as const) {
+      expect(mixed, `render's channels at ${what}`).toHaveLength(2);
+      heard.forEach((level, channel) =>
+        expect(Math.abs(level - mixed[channel]!), `volume ${what}, channel ${channel}: preview ${level} dB, render ${mixed[channel]!.toFixed(2)} dB`).toBeLessThan(1),
+      );
+    }
   });
 });

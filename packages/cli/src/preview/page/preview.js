@@ -605,9 +605,15 @@ function setMedia(media) {
 }
 
 /**
- * Plays, at the frame's time, every audible clip that covers it, at its data-volume times the
- * element's own volume now (a script's fade, which render mixes as an envelope); pauses the rest.
+ * The volume a sound plays at: the level render mixes it at, its data-volume times the element's
+ * own volume now (a script's fade, which render mixes as an envelope; 0 once a script muted it).
+ * The browser plays a mono source at that level in both channels, as render's mix does.
  */
+function soundVolume(media, gains) {
+  return Math.min(1, Math.max(0, media.volume * (gains[media.key] ?? 1)));
+}
+
+/** Plays, at the frame's time, every audible clip that covers it, at its soundVolume; pauses the rest. */
 function syncSound(frame, playing) {
   const t = frameTime(frame);
   const heard = new Set();
@@ -623,7 +629,7 @@ function syncSound(frame, playing) {
       $("sounds").append(audio);
       sounds.set(media.key, audio);
     }
-    audio.volume = Math.min(1, Math.max(0, media.volume * (gains[media.key] ?? 1)));
+    audio.volume = soundVolume(media, gains);
     audio.playbackRate = media.playbackRate;
     const expected = media.mediaStart + local * media.playbackRate;
     if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
