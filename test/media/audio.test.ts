@@ -42,7 +42,7 @@ const FADE_TO = 0.6;
 
 /**
  * A source from 0 for the whole second at `dataVolume`, faded out by a script that sets the
- * element's volume at every seek: the documented fade, at a third of its length.
+ * element's volume at every seek: 1 until FADE_FROM, then down to 0 at FADE_TO.
  */
 function fadeHtml(id: string, source: string, dataVolume: number): string {
   return compositionHtml({
