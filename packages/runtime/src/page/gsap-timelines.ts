@@ -17,7 +17,7 @@ interface GsapAnimation {
 }
 
 interface GsapGlobal {
-  ticker?: { lagSmoothing?(threshold: number): void; sleep?(): void };
+  ticker?: { lagSmoothing?(threshold: number): void; sleep?(): void; _listeners?: unknown[] };
   globalTimeline?: { getChildren?(nested: boolean, tweens: boolean, timelines: boolean): Array<{ paused(): boolean }> };
 }
 
@@ -70,13 +70,27 @@ export function seekRegisteredTimelines(t: number): void {
  * smoothing, tweens that are not in a registered timeline play on composition time, in order.
  */
 export function letGsapTickerFollowTheClock(): void {
+  (window as TimelineWindow).gsap?.ticker?.lagSmoothing?.(0);
+  sleepIdleGsapTicker();
+}
+
+/**
+ * Puts GSAP's ticker to sleep when it has nothing to drive: every animation is paused (registered
+ * timelines move by seek alone) and no listener but GSAP's own root update is on it. Awake, its
+ * requestAnimationFrame loop would make every frame look changed and the page look as if it built
+ * its state frame by frame. Every seek of a timeline wakes it again, so this runs after each seek.
+ *
+ * A playing tween outside a registered timeline keeps the ticker awake, and so the page replays
+ * its history: such a tween starts at the global timeline's time when it is created, which for a
+ * tween created by a callback or timer depends on the frames played before.
+ */
+export function sleepIdleGsapTicker(): void {
   const gsap = (window as TimelineWindow).gsap;
-  gsap?.ticker?.lagSmoothing?.(0);
-  // With every animation paused (registered timelines are driven by seek alone) the ticker has
-  // nothing to do; asleep, its requestAnimationFrame loop does not make every frame look changed.
-  // GSAP wakes it by itself when a playing tween is created.
+  const ticker = gsap?.ticker;
+  // One listener is GSAP's own root update; any other is the page's frame loop.
+  if ((ticker?._listeners?.length ?? 0) > 1) return;
   const children = gsap?.globalTimeline?.getChildren?.(false, true, true);
-  if (children?.every((child) => child.paused())) gsap?.ticker?.sleep?.();
+  if (children?.every((child) => child.paused())) ticker?.sleep?.();
 }
 
 /**

@@ -5,7 +5,7 @@ import { applyClipVisibility } from "./clip-visibility.js";
 import { findCompositionRoot } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import type { HistoryWatch } from "./history-watch.js";
-import { letGsapTickerFollowTheClock, seekRegisteredTimelines } from "./gsap-timelines.js";
+import { letGsapTickerFollowTheClock, seekRegisteredTimelines, sleepIdleGsapTicker } from "./gsap-timelines.js";
 import { showVideoFrames, type GainLog } from "./media.js";
 import { seekPlainFrames } from "./plain-frames.js";
 import { seekSubCompositions } from "./sub-compositions.js";
@@ -87,6 +87,8 @@ export class Seeker {
       seekPlainFrames(t),
     ]);
     this.#changed = this.#changes.settle(t, instancesChanged || framesChanged || this.#handlers.size > 0);
+    // Seeking a timeline woke GSAP's ticker; idle, it is no frame loop.
+    sleepIdleGsapTicker();
     this.#history.check();
     this.#gains.record(t);
   }
