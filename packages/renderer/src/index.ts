@@ -16,6 +16,7 @@ export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from
 // the audio mixed once for the whole composition, and the chunks joined without re-encoding.
 export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
 export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./5-assemble/join-chunks.js";
+export { chunkProblem } from "./5-assemble/check-chunk.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";

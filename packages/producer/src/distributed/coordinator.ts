@@ -168,7 +168,7 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
 
     meter.assembling();
     const assembleId = taskId(requestId, "assemble");
-    await add(assembleId, { ...base, kind: "assemble", count: ranges.length, audio: plan.audio });
+    await add(assembleId, { ...base, kind: "assemble", count: ranges.length, frames: plan.totalFrames, audio: plan.audio });
     const joined = await waitTask<JoinedOutput>(context, assembleId, signal);
     return {
       type: "finished",

@@ -44,7 +44,7 @@ describe("a job's input", () => {
     const tasks: TaskData[] = [
       { kind: "render", requestId },
       { kind: "chunk", requestId, index: 99_999, count: 100_000, frames: { start: 999_990, end: 1_000_000 } },
-      { kind: "assemble", requestId, count: 100_000, audio: true },
+      { kind: "assemble", requestId, count: 100_000, frames: 1_000_000, audio: true },
     ];
     for (const task of tasks) expect(payloadBytes(task)).toBeLessThan(1024);
   });

@@ -51,7 +51,8 @@ export type TaskData =
   | { kind: "render"; requestId: string }
   | { kind: "plan"; requestId: string }
   | { kind: "chunk"; requestId: string; index: number; count: number; frames: FrameRange }
-  | { kind: "assemble"; requestId: string; count: number; audio: boolean };
+  /** `frames`: the render's, which chunkRanges() cuts as the chunks were cut, to check each chunk. */
+  | { kind: "assemble"; requestId: string; count: number; frames: number; audio: boolean };
 
 /**
  * What a `plan` task returns: what the chunks need. A `render` or `chunk` task, and a request's
@@ -138,7 +139,7 @@ export function checkTaskData(data: unknown): TaskData {
   requireRequestId(candidate.requestId);
   if (!["render", "plan", "chunk", "assemble"].includes(candidate.kind as string)) throw new InvalidJobError(`the task kind ${JSON.stringify(candidate.kind)?.slice(0, 40)} is unknown`);
   if (candidate.kind === "chunk" || candidate.kind === "assemble") {
-    if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index))) {
+    if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index)) || (candidate.kind === "assemble" && !isCount(candidate.frames))) {
       throw new InvalidJobError("the task's chunk numbers are not whole numbers");
     }
   }

@@ -145,8 +145,8 @@ export class RedisRenderBackend implements RenderBackend {
     // Before anything reaches Redis: a refused job leaves no trace.
     checkPayloadSize(data);
     const { limit, active, waiting } = await this.redis(async () => {
-      const [global, counts] = await Promise.all([this.queue.getGlobalConcurrency(), this.queue.getJobCounts("active", "waiting")]);
-      return { limit: global ?? this.options.maxConcurrentRenders, active: counts.active ?? 0, waiting: counts.waiting ?? 0 };
+      const [limit, counts] = await Promise.all([this.limit(), this.queue.getJobCounts("active", "waiting")]);
+      return { limit, active: counts.active ?? 0, waiting: counts.waiting ?? 0 };
     });
     // Those already waiting take the free slots first (FIFO); a slot left over is this request's.
     const mustWait = active + waiting >= limit;
@@ -166,6 +166,18 @@ export class RedisRenderBackend implements RenderBackend {
     }
   }
 
+  /**
+   * The cluster's limit as Redis holds it. A Redis restarted without persistence has forgotten
+   * it, and its workers would then take every request at once: the limit is set again before
+   * this server queues a request or reports the queue, so no request is ever in Redis without it.
+   */
+  private async limit(): Promise<number> {
+    const stored = await this.queue.getGlobalConcurrency();
+    if (stored !== null) return stored;
+    await this.queue.setGlobalConcurrency(this.options.maxConcurrentRenders);
+    return this.options.maxConcurrentRenders;
+  }
+
   async find(id: string): Promise<RenderJob | undefined> {
     const known = this.followed.get(id);
     if (known) return known.job;
@@ -181,9 +193,9 @@ export class RedisRenderBackend implements RenderBackend {
 
   async counts(): Promise<QueueCounts> {
     return this.redis(async () => {
-      const [global, counts] = await Promise.all([this.queue.getGlobalConcurrency(), this.queue.getJobCounts("active", "waiting")]);
+      const [limit, counts] = await Promise.all([this.limit(), this.queue.getJobCounts("active", "waiting")]);
       return {
-        maxConcurrentRenders: global ?? this.options.maxConcurrentRenders,
+        maxConcurrentRenders: limit,
         activeRenders: counts.active ?? 0,
         queuedRenders: counts.waiting ?? 0,
       };

@@ -35,11 +35,14 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free port and resolves once it accepts connections. */
-export async function startRedis(binary: string): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free port, or on `requested` (a restart of one that stopped: empty, since
+ * nothing is persisted), and resolves once it accepts connections.
+ */
+export async function startRedis(binary: string, requested?: number): Promise<RedisServer> {
   const dir = await mkdtemp(join(tmpdir(), "compose-redis-"));
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = requested ?? (await freePort());
     const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -68,7 +71,7 @@ export async function startRedis(binary: string): Promise<RedisServer> {
       };
     }
     // The port was taken between finding it and binding it: try another.
-    if (attempt >= 5) throw new Error(`redis-server did not start: ${output}`);
+    if (attempt >= 5 || requested !== undefined) throw new Error(`redis-server did not start: ${output}`);
   }
 }
 

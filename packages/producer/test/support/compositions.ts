@@ -1,5 +1,5 @@
 /** One composition page: a 320x180 stage unless told otherwise. */
-function compositionHtml(id: string, options: { width?: number; css?: string; body?: string; after?: string } = {}): string {
+function compositionHtml(id: string, options: { width?: number; duration?: number; css?: string; body?: string; after?: string } = {}): string {
   const width = options.width ?? 320;
   return `<!doctype html>
 <html>
@@ -12,7 +12,7 @@ function compositionHtml(id: string, options: { width?: number; css?: string; bo
 </style>
 </head>
 <body>
-<div id="stage" data-composition-id="${id}" data-width="${width}" data-height="180" data-duration="0.5">${options.body ?? ""}</div>
+<div id="stage" data-composition-id="${id}" data-width="${width}" data-height="180" data-duration="${options.duration ?? 0.5}">${options.body ?? ""}</div>
 ${options.after ?? ""}
 </body>
 </html>
@@ -31,12 +31,21 @@ export const TINY = compositionHtml("tiny", {
  */
 export const BLOCKER = compositionHtml("blocker", { after: `<script>__compose.onSeek(() => new Promise(() => {}));</script>` });
 
+/** 1 s: a box crossing the stage, so every one of its 30 frames differs from the others. */
+export const CROSSING = compositionHtml("crossing", {
+  duration: 1,
+  css: `#box { position: absolute; left: 0; top: 50px; width: 60px; height: 80px; background: #ff4000; animation: cross 1s linear forwards; }
+        @keyframes cross { to { left: 260px; transform: rotate(180deg); } }`,
+  body: `<div id="box"></div>`,
+});
+
 /** An odd width, which mp4 refuses: the render fails once it has started. */
 export const ODD_WIDTH = compositionHtml("odd", { width: 321 });
 
 /** The projects directory the tests use. */
 export const PROJECT_FILES: Record<string, string> = {
   "tiny/index.html": TINY,
+  "crossing/index.html": CROSSING,
   "blocker.html": BLOCKER,
   "odd/index.html": ODD_WIDTH,
 };

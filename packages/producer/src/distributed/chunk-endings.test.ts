@@ -1,0 +1,110 @@
+/**
+ * Chunked renders that used to end wrong, on a real redis-server with `compose serve --queue
+ * --chunk-size` and a `compose worker`: a silent video that fits in one chunk, a chunk damaged
+ * on the shared storage after its task ended, and a Redis restarted without persistence, which
+ * forgets the cluster's concurrency limit.
+ */
+import { mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { render } from "@compose/renderer";
+import { validateRenderOptions } from "@compose/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeFrames, findRedisServer, leftoversOf, startRedis, startWorker, type RedisServer, type WorkerProcess } from "../../test/support/cluster.js";
+import { PROJECT_FILES } from "../../test/support/compositions.js";
+import { eventually, openStream, request } from "../../test/support/http.js";
+import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
+
+const REDIS_SERVER = findRedisServer();
+if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis-server (apt-get install redis-server; scripts/setup.sh installs it)");
+
+/** tiny (15 frames) fits in one chunk; crossing (30 frames) is two. */
+const CHUNK_SIZE = "20";
+
+describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
+  let redis: RedisServer;
+  let root: string;
+  let projectsDir: string;
+  let outputsDir: string;
+  let server: ServeProcess;
+  let worker: WorkerProcess;
+
+  beforeAll(async () => {
+    redis = await startRedis(REDIS_SERVER!);
+    root = await mkdtemp(join(tmpdir(), "compose-chunk-endings-"));
+    projectsDir = join(root, "projects");
+    outputsDir = join(root, "outputs");
+    for (const [name, html] of Object.entries(PROJECT_FILES)) {
+      await mkdir(dirname(join(projectsDir, name)), { recursive: true });
+      await writeFile(join(projectsDir, name), html);
+    }
+    const dirs = ["--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"];
+    const started = await Promise.allSettled([
+      spawnServe(["--port", "0", "--queue", redis.url, "--max-concurrent-renders", "2", "--chunk-size", CHUNK_SIZE, ...dirs]).ready,
+      startWorker("worker", ["--queue", redis.url, "--stall-timeout", "3", ...dirs]),
+    ]);
+    if (started[0].status === "fulfilled") server = started[0].value;
+    if (started[1].status === "fulfilled") worker = started[1].value;
+    for (const result of started) if (result.status === "rejected") throw result.reason;
+  });
+
+  afterAll(async () => {
+    await Promise.all([server?.stop(), worker?.stop()]);
+    const left = [...(server ? await leftoverProcesses(server.tag) : []), ...(worker ? await leftoversOf(worker) : [])];
+    await redis?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+    expect(left).toEqual([]);
+  });
+
+  it.each(["mp4", "mov", "webm"])("finishes a silent %s that fits in one chunk, with every frame", async (format) => {
+    const stream = await openStream(server.url, { composition: "tiny", format, quality: "draft" });
+    const events = await stream.ended;
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("finished");
+    expect(events.at(-1)!.data).toMatchObject({ frames: 15, format });
+    const id = events[0]!.data.requestId as string;
+    const frames = decodeFrames(["-i", join(outputsDir, `${id}.${format}`)], 320, 180);
+    expect(frames).toHaveLength(15);
+    expect(await readdir(join(outputsDir, ".compose-chunks"))).toEqual([]);
+  });
+
+  it("renders again a chunk damaged after its task ended, and joins every frame", async () => {
+    const body = { composition: "crossing", format: "mp4", crf: 0 };
+    const stream = await openStream(server.url, body);
+    const id = (await stream.next("running")).data.requestId as string;
+    // One worker, one task at a time: while the second chunk renders, the first is done and not yet joined.
+    await worker.waitFor((line) => line.verb === "started" && line.id === `${id}.chunk.1`);
+    const first = join(outputsDir, ".compose-chunks", id, "chunk-00000.mp4");
+    await truncate(first, Math.floor((await stat(first)).size / 2));
+
+    const options = validateRenderOptions({ format: "mp4", crf: 0 });
+    if (!options.ok) throw new Error(JSON.stringify(options.problem));
+    const reference = join(root, "reference.mp4");
+    await render({ composition: join(projectsDir, "crossing", "index.html"), output: reference, options: options.options });
+
+    const events = await stream.ended;
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("finished");
+    expect(events.at(-1)!.data).toMatchObject({ frames: 30 });
+    const joined = decodeFrames(["-i", join(outputsDir, `${id}.mp4`)], 320, 180);
+    const expected = decodeFrames(["-i", reference], 320, 180);
+    expect(joined).toHaveLength(30);
+    expect(expected.flatMap((frame, n) => (frame.equals(joined[n]!) ? [] : [n])), "frames that differ from a single render").toEqual([]);
+  });
+
+  it("keeps the concurrency limit through a Redis restart without persistence, and GET /render/queue tells it", async () => {
+    const port = redis.port;
+    await redis.stop();
+    redis = await startRedis(REDIS_SERVER!, port);
+    await eventually(async () => ((await request(`${server.url}/render/queue`)).status === 200 ? true : undefined), 30_000);
+
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await request(`${server.url}/render`, { body: { composition: "blocker.html" } })).json.requestId as string);
+    const queue = async () => (await request(`${server.url}/render/queue`)).json;
+    await eventually(async () => ((await queue()).activeRenders === 2 ? true : undefined), 30_000);
+    // Long enough for the worker, which coordinates up to 10 requests, to take a third one.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await queue()).toEqual({ maxConcurrentRenders: 2, activeRenders: 2, queuedRenders: 1 });
+
+    for (const id of ids) expect((await request(`${server.url}/render/${id}`, { method: "DELETE" })).status).toBe(200);
+    await eventually(async () => ((await queue()).activeRenders === 0 ? true : undefined), 30_000);
+  });
+});
