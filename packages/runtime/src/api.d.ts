@@ -161,6 +161,12 @@ export interface ComposeApi {
    * no such replay: a seek carries the clock past each one in order. Stays true once true.
    */
   readonly needsHistory: boolean;
+  /**
+   * Whether a timed media element's gain may differ between two seeks: a script wrote a media
+   * element's `volume` or `muted` since ready() (in this frame or an instance), or an onSeek
+   * handler is registered, which could. False means the gains are those the page had at ready.
+   */
+  readonly volumesMayChange: boolean;
   /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   readonly errors: readonly PageError[];
 }

@@ -3,6 +3,8 @@ import { rm } from "node:fs/promises";
 import { frameCount } from "@compose/core";
 import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
 import { replayFrames } from "../3-capture/replay-frames.js";
+import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import { frameTime } from "../common/frame-ranges.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderHooks } from "../1-load/render-context.js";
@@ -29,6 +31,28 @@ export interface CompositionAudio {
   totalFrames: number;
   /** The mixed audio file (request.output), or undefined when the composition has no audible media. */
   audioFile: string | undefined;
+  /** Frames played (seeked, not captured) to learn the volume envelopes. */
+  playedFrames: number;
+}
+
+/**
+ * Plays the frames the gain log needs: the first and the last when no script moves a gain after
+ * the page is ready (the seek to the last frame carries every timer and timeline past on the way,
+ * so a write to a volume would be seen), else every frame from a fresh load, as render() plays
+ * them. Returns how many frames it played.
+ */
+async function playForGains(page: CompositionPage, frames: number, fps: number, signal: AbortSignal | undefined): Promise<number> {
+  if (!page.needsHistory) {
+    const ends = frames > 1 ? [0, frames - 1] : [0];
+    for (const frame of ends) await page.replayAt(frameTime(frame, fps));
+    if (!page.needsHistory && !(await page.volumesMayChange())) return ends.length;
+    await page.reload();
+    throwIfAborted(signal);
+    await replayFrames(page, 0, frames, fps, signal);
+    return ends.length + frames;
+  }
+  await replayFrames(page, 0, frames, fps, signal);
+  return frames;
 }
 
 /**
@@ -45,6 +69,7 @@ export function mixCompositionAudio(request: CompositionAudioRequest, hooks: Ren
     // Capture covers whole frames, and the mix is exactly as long as they are.
     const totalFrames = frameCount(info.duration, options.fps);
     let audioFile: string | undefined;
+    let playedFrames = 0;
     if (media.audio.length > 0) {
       // Staged beside the destination (its extension last, since ffmpeg picks the container from
       // it) and renamed on success, so a reader never sees half a file.
@@ -53,8 +78,7 @@ export function mixCompositionAudio(request: CompositionAudioRequest, hooks: Ren
       const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
       context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
       const mix = { clips: media.audio, format: options.format, fps: options.fps, firstFrame: 0, frames: totalFrames, output: staged.path, workDir };
-      // A volume that scripts change over time is known only by playing every frame, as render() does.
-      await replayFrames(firstPage, 0, totalFrames, options.fps, context.signal);
+      playedFrames = await playForGains(firstPage, totalFrames, options.fps, context.signal);
       await mixAudio(mix, await gainEnvelopes([firstPage], mix), context.signal);
       throwIfAborted(context.signal);
       await staged.commit();
@@ -68,6 +92,7 @@ export function mixCompositionAudio(request: CompositionAudioRequest, hooks: Ren
       durationSeconds: totalFrames / options.fps,
       totalFrames,
       audioFile,
+      playedFrames,
     };
   });
 }

@@ -15,6 +15,7 @@ import { describeTimeline } from "./timeline.js";
 import { VirtualTimers } from "./timers.js";
 import { createVariableReader } from "./variables.js";
 import { VirtualClock } from "./virtual-clock.js";
+import { VolumeWatch } from "./volume-watch.js";
 import { WebAnimationSync } from "./web-animations.js";
 
 declare global {
@@ -43,6 +44,8 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   const animations = new WebAnimationSync(clock);
   animations.install();
   createTimelineRegistry();
+  const volumes = new VolumeWatch();
+  volumes.install();
 
   const history = new HistoryWatch(frames);
   const work = new AwaitedWork();
@@ -54,7 +57,11 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     seek: (t: number) => seeker.seek(t),
     onSeek: (fn: (t: number) => void | Promise<void>) => seeker.onSeek(fn),
     waitFor: <T>(promise: PromiseLike<T>, label?: string) => work.waitFor(promise, label),
-    ready: () => (readiness ??= compositionReady(timers, history, work)),
+    ready: () =>
+      (readiness ??= compositionReady(timers, history, work).then((info) => {
+        volumes.ready();
+        return info;
+      })),
     describeMedia,
     describeTimeline,
     mediaGains,
@@ -65,6 +72,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     },
     get needsHistory() {
       return history.needed;
+    },
+    get volumesMayChange() {
+      return volumes.mayChange(seeker.hasHandlers);
     },
     get waiting() {
       return work.waiting;

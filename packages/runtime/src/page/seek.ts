@@ -93,6 +93,11 @@ export class Seeker {
     this.#gains.record(t);
   }
 
+  /** Whether an onSeek handler is registered: code that may do anything at any time. */
+  get hasHandlers(): boolean {
+    return this.#handlers.size > 0;
+  }
+
   /** Whether the last seek may have changed the frame; false only when it surely did not. */
   get changed(): boolean {
     return this.#changed;

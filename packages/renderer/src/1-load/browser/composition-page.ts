@@ -47,6 +47,8 @@ export interface CompositionPage {
   prepareMedia(plans: MediaPlan[]): Promise<void>;
   /** Every media element's gain at every seek so far (ComposeApi.gainLog). */
   gainLog(): Promise<GainSamples>;
+  /** Whether a gain may have moved since the page became ready (ComposeApi.volumesMayChange). */
+  volumesMayChange(): Promise<boolean>;
 }
 
 /** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
@@ -225,6 +227,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       );
     },
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
+    volumesMayChange: () => evaluate<boolean>("window.__compose.volumesMayChange", "the page did not report whether its volumes change"),
     async reload() {
       await load();
       capturer?.restart();
