@@ -38,35 +38,33 @@ const timeless = compositionHtml({
   </script>`,
 });
 
+/** One white box that `script` moves with GSAP outside any registered timeline. */
+const boxMovedBy = (id: string, script: string) =>
+  compositionHtml({
+    id,
+    duration: FRAMES / 30,
+    backdrop: "#000000",
+    css: `#box { ${LANE(10, "#ffffff")} }`,
+    head: `<script src="gsap.min.js"></script>`,
+    body: `<div id="box"></div>`,
+    after: `<script>${script}</script>`,
+  });
+
 /**
  * A tween on GSAP's ticker whose onComplete starts another: the second starts at the global
  * timeline's time when the first completes, which a page jumped to a later frame would not know.
  */
-const playing = compositionHtml({
-  id: "playing",
-  duration: FRAMES / 30,
-  backdrop: "#000000",
-  css: `#box { ${LANE(10, "#ffffff")} }`,
-  head: `<script src="gsap.min.js"></script>`,
-  body: `<div id="box"></div>`,
-  after: `<script>
-    gsap.to("#box", { x: 100, duration: 0.25, ease: "none", onComplete: () => gsap.to("#box", { x: 250, duration: 0.25, ease: "none" }) });
-  </script>`,
-});
+const playing = boxMovedBy(
+  "playing",
+  `gsap.to("#box", { x: 100, duration: 0.25, ease: "none", onComplete: () => gsap.to("#box", { x: 250, duration: 0.25, ease: "none" }) });`,
+);
 
 /** A listener on GSAP's ticker that counts frames. */
-const listener = compositionHtml({
-  id: "listener",
-  duration: FRAMES / 30,
-  backdrop: "#000000",
-  css: `#box { ${LANE(10, "#ffffff")} }`,
-  head: `<script src="gsap.min.js"></script>`,
-  body: `<div id="box"></div>`,
-  after: `<script>
-    let frames = 0;
-    gsap.ticker.add(() => { frames++; document.getElementById("box").style.transform = "translateX(" + 10 * frames + "px)"; });
-  </script>`,
-});
+const listener = boxMovedBy(
+  "listener",
+  `let frames = 0;
+   gsap.ticker.add(() => { frames++; document.getElementById("box").style.transform = "translateX(" + 10 * frames + "px)"; });`,
+);
 
 const RUNS = {
   "timeless-w1": ["timeless.html", "1"],
