@@ -88,7 +88,8 @@ describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
     const expected = decodeFrames(["-i", reference], 320, 180);
     expect(joined).toHaveLength(30);
     expect(expected.flatMap((frame, n) => (frame.equals(joined[n]!) ? [] : [n])), "frames that differ from a single render").toEqual([]);
-  });
+    // Three renders of the composition's chunks, one of them again, and a reference render.
+  }, 180_000);
 
   it("keeps the concurrency limit through a Redis restart without persistence, and GET /render/queue tells it", async () => {
     const port = redis.port;
