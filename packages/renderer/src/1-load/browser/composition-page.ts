@@ -1,4 +1,4 @@
-import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
+import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { REPEAT, type FrameResult } from "../../common/frame-result.js";
 import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameImageSettings } from "./frame-capturer.js";
@@ -21,6 +21,8 @@ export interface CompositionPageOptions {
   /** Warn of assets that fail to load instead of failing the render. */
   allowMissingAssets: boolean;
   warn: (code: string, message: string) => void;
+  /** What generic families are drawn with (Page.setFontFamilies), and a script that adds the project's fonts to every document. */
+  fonts?: { generic: Protocol.Page.FontFamilies; script?: string };
 }
 
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
@@ -140,6 +142,10 @@ export async function openCompositionPage(browser: Browser, options: Composition
   });
   if (options.transparent) {
     await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
+  }
+  if (options.fonts) {
+    await watch.send("Page.setFontFamilies", { fontFamilies: options.fonts.generic });
+    if (options.fonts.script) await watch.guard(page.evaluateOnNewDocument(options.fonts.script));
   }
   const assets = await AssetWatch.start(cdp, {
     baseUrl: new URL(".", options.url).href,
