@@ -21,6 +21,7 @@ import { cacheRoot } from "../common/cache.js";
 import { prepareMedia, type PreparedMedia } from "./media/prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "./serve/project-server.js";
+import { warnOfFontFallbacks } from "./warn-font-fallbacks.js";
 import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages.js";
 import type { RenderContext } from "./render-context.js";
 
@@ -116,6 +117,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
     signal,
   });
   const { info } = firstPage;
+  await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
   warnOnRootSize(source, info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.
   const [timingError] = info.timingErrors;

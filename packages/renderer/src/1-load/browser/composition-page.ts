@@ -5,6 +5,7 @@ import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameIm
 import { RenderError } from "../../common/render-error.js";
 import type { FrameStats } from "../../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
+import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
@@ -49,6 +50,8 @@ export interface CompositionPage {
   prepareMedia(plans: MediaPlan[]): Promise<void>;
   /** Every media element's gain at every seek so far (ComposeApi.gainLog). */
   gainLog(): Promise<GainSamples>;
+  /** The families the page's text asks for that no font of their name drew, as loaded. */
+  fontFallbacks(): Promise<FontFallback[]>;
 }
 
 /** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
@@ -229,6 +232,10 @@ export async function openCompositionPage(browser: Browser, options: Composition
         `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
         "the page did not take its media",
       );
+    },
+    fontFallbacks: () => {
+      watch.where = "while listing the fonts its text is drawn with";
+      return watch.within(findFontFallbacks(cdp), options.readyTimeoutMs, async () => new RenderError("page-hung", `the page did not say which fonts drew its text within ${options.readyTimeoutMs / 1000} s`));
     },
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     async reload() {
