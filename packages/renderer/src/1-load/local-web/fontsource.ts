@@ -118,6 +118,17 @@ async function installedFontPackages(projectRoot: string): Promise<string[]> {
   }
 }
 
+/** The families of the font packages the project has. */
+export async function installedFontFamilies(projectRoot: string): Promise<string[]> {
+  const families: string[] = [];
+  for (const name of await installedFontPackages(projectRoot)) {
+    const pkg = await findPackage(projectRoot, name);
+    const metadata = pkg && (await metadataOf(pkg));
+    if (metadata) families.push(metadata.family);
+  }
+  return families;
+}
+
 /** Every face of every font package the project has: the families `font-family` may name without a stylesheet. */
 export async function projectFontRules(projectRoot: string): Promise<FontFaceRule[]> {
   const rules: FontFaceRule[] = [];
