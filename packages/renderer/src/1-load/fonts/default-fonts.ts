@@ -13,7 +13,6 @@ export interface DefaultFamily {
   files: RegExp;
   /** Generic families and platform names drawn with it. */
   names: string[];
-  licence: string;
 }
 
 /**
@@ -27,16 +26,14 @@ export const DEFAULT_FAMILIES: readonly DefaultFamily[] = [
     package: "@fontsource-variable/inter",
     files: /-wght-(normal|italic)\.woff2$/,
     names: ["sans-serif", "sans", "system-ui", "ui-sans-serif", "ui-rounded", "-apple-system", "BlinkMacSystemFont", "Segoe UI", "Helvetica Neue", "cursive", "fantasy"],
-    licence: "OFL-1.1",
   },
-  { family: "Arimo", package: "@fontsource/arimo", files: /\.woff2$/, names: ["Arial", "Helvetica"], licence: "Apache-2.0" },
-  { family: "Tinos", package: "@fontsource/tinos", files: /\.woff2$/, names: ["serif", "ui-serif", "Times New Roman", "Times"], licence: "Apache-2.0" },
+  { family: "Arimo", package: "@fontsource/arimo", files: /\.woff2$/, names: ["Arial", "Helvetica"] },
+  { family: "Tinos", package: "@fontsource/tinos", files: /\.woff2$/, names: ["serif", "ui-serif", "Times New Roman", "Times"] },
   {
     family: "Cousine",
     package: "@fontsource/cousine",
     files: /\.woff2$/,
     names: ["monospace", "ui-monospace", "Courier New", "Courier", "Menlo", "Monaco", "Consolas", "SF Mono"],
-    licence: "Apache-2.0",
   },
 ];
 
