@@ -26,5 +26,3 @@ export { audioFileName } from "./output/output-names.js";
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // For `compose lint` and `compose preview`: the font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
-// For `compose fonts add`: a family's package name.
-export { familySlug } from "./1-load/local-web/fontsource.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CompositionPage } from "./browser/composition-page.js";
 import type { FontFallback } from "./browser/font-fallback.js";
-import { familySlug } from "./local-web/fontsource.js";
+import { familySlug } from "@compose/core";
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -1,8 +1,6 @@
+import { familySlug, isGenericFontFamily } from "../../text/font-family.js";
 import { createLineIndex } from "../../text/line-index.js";
 import type { LintRule } from "./rule.js";
-
-/** Keywords of font-family that name a kind of font or a CSS-wide value, never a family to find. */
-const NOT_A_FAMILY = /^(serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-(serif|sans-serif|monospace|rounded)|math|emoji|fangsong|inherit|initial|unset|revert|revert-layer|-webkit-\w+)$/i;
 
 /** `font-family: <list>` and the `font` shorthand's list (after the size), in CSS or a style attribute. */
 const DECLARATION = /(?<![\w-])font(-family)?\s*:\s*((?:"[^"<>]*"|'[^'<>]*'|[^;}"'<>\\])+)/gi;
@@ -20,7 +18,7 @@ function familiesIn(list: string): string[] {
   return list
     .split(",")
     .map((family) => family.trim().replace(/^(["'])(.*)\1$/, "$2").trim())
-    .filter((family) => family !== "" && !NOT_A_FAMILY.test(family));
+    .filter((family) => family !== "" && !isGenericFontFamily(family));
 }
 
 /**
@@ -38,11 +36,10 @@ export const checkFontFamilies: LintRule = ({ html, knownFontFamily, report }) =
     for (const family of familiesIn(list)) {
       if (told.has(family.toLowerCase()) || knownFontFamily(family)) continue;
       told.add(family.toLowerCase());
-      const slug = family.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
       report(
         "font-family-unknown",
         locate(match.index! + match[0].indexOf(family)),
-        `font family "${family}" is in neither the default set, the project (font packages, @font-face, Google Fonts stylesheets) nor this machine's fonts, so the render draws another font: add it with compose fonts add ${slug}`,
+        `font family "${family}" is in neither the default set, the project (font packages, @font-face, Google Fonts stylesheets) nor this machine's fonts, so the render draws another font: add it with compose fonts add ${familySlug(family)}`,
       );
     }
   }

@@ -1,4 +1,5 @@
 import type { CDPSession } from "puppeteer-core";
+import { isGenericFontFamily } from "@compose/core";
 import { defaultFamilyFor } from "../fonts/default-fonts.js";
 
 /** A family the page asked for that no font of its name drew. */
@@ -9,9 +10,6 @@ export interface FontFallback {
   /** The fonts that drew the text instead, most glyphs first. */
   drawnWith: string[];
 }
-
-/** Keywords of font-family that name no font but a kind, which the browser always resolves. */
-const GENERIC = /^(serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-(serif|sans-serif|monospace|rounded)|math|emoji|fangsong|-webkit-\w+)$/i;
 
 /**
  * One element for each font-family value used by text, in every document of the page (the
@@ -54,7 +52,7 @@ export function familiesOf(value: string): string[] {
 /** Whether a font of `family`'s name drew the text: a loaded web font, a system font of that name, or the default set's font for it. */
 function resolved(family: string, loaded: string[], drawn: string[]): boolean {
   const wanted = family.toLowerCase();
-  if (GENERIC.test(family) || loaded.includes(wanted)) return true;
+  if (isGenericFontFamily(family) || loaded.includes(wanted)) return true;
   const names = drawn.map((name) => name.toLowerCase());
   const ours = defaultFamilyFor(family)?.toLowerCase();
   return names.includes(wanted) || (ours !== undefined && names.includes(ours));

@@ -1,4 +1,5 @@
 import { readdir } from "node:fs/promises";
+import { familySlug } from "@compose/core";
 import { dirname, join } from "node:path";
 import { findPackage, readPackageFile, type InstalledPackage } from "./npm-package.js";
 import type { RequestedFace, RequestedFamily } from "./google-fonts-url.js";
@@ -16,11 +17,6 @@ export interface FontFaceRule {
 /** The two npm scopes that carry Google Fonts families: one file per weight, or variable fonts. */
 const STATIC_SCOPE = "@fontsource";
 const VARIABLE_SCOPE = "@fontsource-variable";
-
-/** A family's package name under either scope: lowercase, words joined by hyphens. */
-export function familySlug(family: string): string {
-  return family.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-}
 
 /** The URL a font package's file is published at on jsdelivr: the CDN resolution serves it from the package. */
 export function packageFileUrl(pkg: InstalledPackage, path: string): string {

@@ -1,6 +1,7 @@
 import { extname } from "node:path";
 import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
-import { familySlug, fontFaceCss, fontsourceRules } from "./fontsource.js";
+import { familySlug } from "@compose/core";
+import { fontFaceCss, fontsourceRules } from "./fontsource.js";
 import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl } from "./google-fonts-url.js";
 import { findPackage, readPackageFile, type InstalledPackage } from "./npm-package.js";
 

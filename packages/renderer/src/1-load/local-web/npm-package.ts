@@ -1,5 +1,6 @@
-import { readFile, realpath, stat } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { readFile, realpath } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { servesFile } from "../serve/project-server.js";
 
 /** A package installed in a project's node_modules. */
 export interface InstalledPackage {
@@ -32,15 +33,9 @@ export async function findPackage(projectRoot: string, name: string): Promise<In
   }
 }
 
-/** The bytes of `path` inside a package, when it names a regular file that really lies in it. */
+/** The bytes of `path` inside a package, when it names a regular file that really lies in it (as the project server would serve it). */
 export async function readPackageFile(pkg: InstalledPackage, path: string): Promise<Buffer | undefined> {
-  const segments = path.split("/").filter(Boolean);
-  if (segments.length === 0 || segments.some((segment) => segment === ".." || segment.includes("\\") || segment.includes("\0"))) return undefined;
-  try {
-    const real = await realpath(join(pkg.dir, ...segments));
-    if (!real.startsWith(pkg.dir + sep) || !(await stat(real)).isFile()) return undefined;
-    return await readFile(real);
-  } catch {
-    return undefined;
-  }
+  const urlPath = path.split("/").map(encodeURIComponent).join("/");
+  if (!(await servesFile(pkg.dir, urlPath))) return undefined;
+  return readFile(join(pkg.dir, ...path.split("/").filter(Boolean))).catch(() => undefined);
 }
