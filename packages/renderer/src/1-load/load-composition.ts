@@ -9,6 +9,7 @@ import { projectFontsScript } from "./browser/project-fonts-script.js";
 import { defaultFontconfig, GENERIC_FAMILIES } from "./fonts/default-fonts.js";
 import { projectFontRules } from "./local-web/fontsource.js";
 import { createLocalWeb } from "./local-web/local-resolver.js";
+import type { PackageLookup } from "./local-web/npm-package.js";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
@@ -62,10 +63,10 @@ export interface LoadedComposition {
 }
 
 /** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
-async function pageNetwork(policy: NetworkPolicy, baseUrl: string, projectRoot: string, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);
-  const local = createLocalWeb(projectRoot);
+  const local = createLocalWeb(packages);
   if (policy.mode === "all") return { policy, ruling, onRefused, local };
   const proxy = await startPolicyProxy(ruling, onRefused);
   context.cleanups.push(() => proxy.close());
@@ -73,8 +74,8 @@ async function pageNetwork(policy: NetworkPolicy, baseUrl: string, projectRoot: 
 }
 
 /** The fonts of every page: the default set through fontconfig and the generic families, and the project's font packages. */
-async function pageFonts(projectRoot: string): Promise<PageSetup["fonts"]> {
-  const [fontconfigFile, rules] = await Promise.all([defaultFontconfig(), projectFontRules(projectRoot)]);
+async function pageFonts(packages: PackageLookup): Promise<PageSetup["fonts"]> {
+  const [fontconfigFile, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
   return { fontconfigFile, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
 }
 
@@ -96,7 +97,9 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
   context.cleanups.push(() => server.close());
 
-  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, projectRoot, optionName, context);
+  // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
+  const packages: PackageLookup = { root: projectRoot, parents: request.network === undefined };
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, context);
   const setup: PageSetup = {
     composition: source,
     options,
@@ -105,7 +108,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
     pool: context.pool,
     readyTimeoutMs: request.readyTimeoutMs,
     warn: warnOnce(emit),
-    fonts: await pageFonts(projectRoot),
+    fonts: await pageFonts(packages),
   };
   const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
   const media = await prepareMedia([firstPage], {

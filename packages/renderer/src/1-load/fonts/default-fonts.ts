@@ -86,7 +86,7 @@ export function fontconfigXml(dir: string): string {
 }
 
 async function packageOf(family: DefaultFamily): Promise<InstalledPackage> {
-  const pkg = await findPackage(dirname(fileURLToPath(import.meta.url)), family.package);
+  const pkg = await findPackage({ root: dirname(fileURLToPath(import.meta.url)), parents: true }, family.package);
   if (!pkg) throw new Error(`the default font package ${family.package} is not installed: reinstall compose`);
   return pkg;
 }

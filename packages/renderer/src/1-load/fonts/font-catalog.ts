@@ -52,7 +52,7 @@ async function systemFamilies(): Promise<string[]> {
  * this machine's fonts.
  */
 export async function fontFamilyCatalog(projectRoot: string): Promise<(family: string) => boolean> {
-  const [packages, files, system] = await Promise.all([installedFontFamilies(projectRoot), familiesOfFiles(projectRoot), systemFamilies()]);
+  const [packages, files, system] = await Promise.all([installedFontFamilies({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
   const known = new Set([...packages, ...files, ...system].map((family) => family.toLowerCase()));
   return (family) => defaultFamilyFor(family) !== undefined || known.has(family.toLowerCase());
 }

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { familySlug } from "@compose/core";
 import { dirname, join } from "node:path";
-import { findPackage, readPackageFile, type InstalledPackage } from "./npm-package.js";
+import { findPackage, lookupDirs, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
 import type { RequestedFace, RequestedFamily } from "./google-fonts-url.js";
 
 /** One @font-face of a font package, its files named by CDN URLs that resolve to the package itself. */
@@ -94,31 +94,31 @@ async function rulesFromPackage(pkg: InstalledPackage | undefined, request: Requ
  * The @font-face rules for the faces of a family that the project's @fontsource (else
  * @fontsource-variable) package holds; undefined when neither package holds them all.
  */
-export async function fontsourceRules(projectRoot: string, request: RequestedFamily): Promise<FontFaceRule[] | undefined> {
+export async function fontsourceRules(lookup: PackageLookup, request: RequestedFamily): Promise<FontFaceRule[] | undefined> {
   const slug = familySlug(request.family);
   return (
-    (await rulesFromPackage(await findPackage(projectRoot, `${STATIC_SCOPE}/${slug}`), request, false)) ??
-    (await rulesFromPackage(await findPackage(projectRoot, `${VARIABLE_SCOPE}/${slug}`), request, true))
+    (await rulesFromPackage(await findPackage(lookup, `${STATIC_SCOPE}/${slug}`), request, false)) ??
+    (await rulesFromPackage(await findPackage(lookup, `${VARIABLE_SCOPE}/${slug}`), request, true))
   );
 }
 
-/** The names of the font packages in the node_modules of `projectRoot` and its parents, nearest first. */
-async function installedFontPackages(projectRoot: string): Promise<string[]> {
+/** The names of the font packages the lookup finds, nearest first. */
+async function installedFontPackages(lookup: PackageLookup): Promise<string[]> {
   const names: string[] = [];
-  for (let dir = projectRoot; ; dir = dirname(dir)) {
+  for (const dir of lookupDirs(lookup)) {
     for (const scope of [STATIC_SCOPE, VARIABLE_SCOPE]) {
       const entries = await readdir(join(dir, "node_modules", scope)).catch(() => [] as string[]);
       for (const entry of entries) if (!entry.startsWith(".") && !names.includes(`${scope}/${entry}`)) names.push(`${scope}/${entry}`);
     }
-    if (dirname(dir) === dir) return names;
   }
+  return names;
 }
 
 /** The families of the font packages the project has. */
-export async function installedFontFamilies(projectRoot: string): Promise<string[]> {
+export async function installedFontFamilies(lookup: PackageLookup): Promise<string[]> {
   const families: string[] = [];
-  for (const name of await installedFontPackages(projectRoot)) {
-    const pkg = await findPackage(projectRoot, name);
+  for (const name of await installedFontPackages(lookup)) {
+    const pkg = await findPackage(lookup, name);
     const metadata = pkg && (await metadataOf(pkg));
     if (metadata) families.push(metadata.family);
   }
@@ -126,13 +126,13 @@ export async function installedFontFamilies(projectRoot: string): Promise<string
 }
 
 /** Every face of every font package the project has: the families `font-family` may name without a stylesheet. */
-export async function projectFontRules(projectRoot: string): Promise<FontFaceRule[]> {
+export async function projectFontRules(lookup: PackageLookup): Promise<FontFaceRule[]> {
   const rules: FontFaceRule[] = [];
   const families = new Set<string>();
   // Static packages first: a family in both scopes is served from its static files.
-  const names = (await installedFontPackages(projectRoot)).sort((a, b) => Number(a.startsWith(VARIABLE_SCOPE)) - Number(b.startsWith(VARIABLE_SCOPE)));
+  const names = (await installedFontPackages(lookup)).sort((a, b) => Number(a.startsWith(VARIABLE_SCOPE)) - Number(b.startsWith(VARIABLE_SCOPE)));
   for (const name of names) {
-    const pkg = await findPackage(projectRoot, name);
+    const pkg = await findPackage(lookup, name);
     const metadata = pkg && (await metadataOf(pkg));
     if (!pkg || !metadata || families.has(metadata.family)) continue;
     const variable = name.startsWith(VARIABLE_SCOPE);

@@ -3,7 +3,7 @@ import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
 import { familySlug } from "@compose/core";
 import { fontFaceCss, fontsourceRules } from "./fontsource.js";
 import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl } from "./google-fonts-url.js";
-import { findPackage, readPackageFile, type InstalledPackage } from "./npm-package.js";
+import { findPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
 
 /** What the browser gets instead of going to the network. */
 export interface LocalResponse {
@@ -55,12 +55,12 @@ async function cdnFileBody(pkg: InstalledPackage, file: CdnFile): Promise<{ path
   return undefined;
 }
 
-/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the project has installed. */
-export function createLocalWeb(projectRoot: string): LocalWeb {
+/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
+export function createLocalWeb(lookup: PackageLookup): LocalWeb {
   const answers = new Map<string, Promise<LocalResponse | undefined>>();
 
   const resolveCdn = async (file: CdnFile): Promise<LocalResponse | undefined> => {
-    const pkg = await findPackage(projectRoot, file.name);
+    const pkg = await findPackage(lookup, file.name);
     if (!pkg || pkg.version !== file.version) return undefined;
     const found = await cdnFileBody(pkg, file);
     return found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body };
@@ -69,7 +69,7 @@ export function createLocalWeb(projectRoot: string): LocalWeb {
   const resolveGoogleFonts = async (url: string): Promise<LocalResponse | undefined> => {
     const css: string[] = [];
     for (const family of parseGoogleFontsUrl(url) ?? []) {
-      const rules = await fontsourceRules(projectRoot, family);
+      const rules = await fontsourceRules(lookup, family);
       if (!rules) return undefined;
       css.push(fontFaceCss(rules));
     }

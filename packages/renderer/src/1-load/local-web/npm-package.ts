@@ -17,20 +17,32 @@ export const EXACT_VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
 const PACKAGE_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/;
 
 /**
- * The package `name` as Node would resolve it from `projectRoot`: the first node_modules/<name>
- * in the project's directory or one of its parents; undefined when there is none.
+ * Where packages are looked for: the node_modules of `root`, and with `parents` those of its
+ * parent directories too, as Node resolves them. A render for others looks in the project alone.
  */
-export async function findPackage(projectRoot: string, name: string): Promise<InstalledPackage | undefined> {
+export interface PackageLookup {
+  root: string;
+  parents: boolean;
+}
+
+/** The directories whose node_modules a lookup searches, nearest first. */
+export function lookupDirs({ root, parents }: PackageLookup): string[] {
+  const dirs = [root];
+  while (parents && dirname(dirs.at(-1)!) !== dirs.at(-1)) dirs.push(dirname(dirs.at(-1)!));
+  return dirs;
+}
+
+/** The package `name` as the lookup finds it: the first node_modules/<name>; undefined when there is none. */
+export async function findPackage(lookup: PackageLookup, name: string): Promise<InstalledPackage | undefined> {
   if (!PACKAGE_NAME.test(name)) return undefined;
-  for (let dir = projectRoot; ; dir = dirname(dir)) {
+  for (const dir of lookupDirs(lookup)) {
     const manifest = join(dir, "node_modules", name, "package.json");
     const text = await readFile(manifest, "utf8").catch(() => undefined);
-    if (text !== undefined) {
-      const version = (JSON.parse(text) as { version?: unknown }).version;
-      if (typeof version === "string") return { name, version, dir: await realpath(dirname(manifest)) };
-    }
-    if (dirname(dir) === dir) return undefined;
+    if (text === undefined) continue;
+    const version = (JSON.parse(text) as { version?: unknown }).version;
+    if (typeof version === "string") return { name, version, dir: await realpath(dirname(manifest)) };
   }
+  return undefined;
 }
 
 /** The bytes of `path` inside a package, when it names a regular file that really lies in it (as the project server would serve it). */
