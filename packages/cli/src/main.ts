@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { registerBenchmark } from "./commands/benchmark.js";
 import { registerDoctor } from "./commands/doctor.js";
+import { registerFonts } from "./commands/fonts.js";
 import { registerLint } from "./commands/lint.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
@@ -25,6 +26,7 @@ const program = new Command("compose")
 
 registerDoctor(program);
 registerLint(program);
+registerFonts(program);
 registerPreview(program);
 registerRender(program);
 registerBenchmark(program);

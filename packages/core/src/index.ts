@@ -97,3 +97,4 @@ export {
   type OutputFormatChoice,
 } from "./options/render-options.js";
 export { printable } from "./text/printable.js";
+export { familySlug, isGenericFontFamily } from "./text/font-family.js";

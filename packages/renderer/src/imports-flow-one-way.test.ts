@@ -14,6 +14,8 @@ const ORDER = [
   "output",
   "1-load/composition",
   "1-load/serve",
+  "1-load/local-web",
+  "1-load/fonts",
   "1-load/browser",
   "1-load/media",
   "1-load",

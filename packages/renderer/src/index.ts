@@ -25,3 +25,5 @@ export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
+// For `compose lint` and `compose preview`: the font families a project can draw as themselves.
+export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";

@@ -5,7 +5,7 @@ import { lintProject } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
 
 export function registerLint(program: Command): void {
   program
@@ -25,7 +25,8 @@ export function registerLint(program: Command): void {
         files.push(file);
         return html;
       };
-      const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)));
+      const knownFontFamily = await fontFamilyCatalog(dirname(entry.file));
+      const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
       process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;
     });

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions, type CompositionVariable, type LintFinding } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
 
 export interface PreviewState {
   /** Increases with every change of a project file. */
@@ -88,7 +88,8 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
     return text;
   };
   try {
-    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)));
+    const knownFontFamily = await fontFamilyCatalog(dirname(options.entryFile));
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
     state.lint = { ...countSeverities(findings), files, findings };
   } catch (error) {
     state.error = (error as Error).message;

@@ -126,6 +126,10 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
       '<p id="c" data-start="1" data-duration="2" data-track-index="2"></p>',
     ),
   },
+  "font-family-unknown": {
+    bad: clips('<p style="font-family: Nowhere Sans, sans-serif">x</p>'),
+    good: clips('<p style="font-family: Inter, sans-serif">x</p>'),
+  },
   "foreign-runtime-api": {
     bad: clips("<script>const { title } = window.__hyperframes.getVariables();</script>"),
     good: clips("<script>const { title } = window.__compose.getVariables();</script>"),

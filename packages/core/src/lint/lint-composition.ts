@@ -3,6 +3,7 @@ import type { ParsedComposition, SubCompositionHost } from "../html/types.js";
 import { resolveCompositionTiming } from "../metadata/resolve-composition-timing.js";
 import { createExplainJsonInAttribute, createLocateInAttribute } from "./locate-in-attribute.js";
 import { createReport } from "./report.js";
+import { checkFontFamilies } from "./rules/font-families.js";
 import { checkDeclarations } from "./rules/declarations.js";
 import { checkHostValues } from "./rules/host-values.js";
 import { checkInlineMedia } from "./rules/inline-media.js";
@@ -22,9 +23,11 @@ export interface LintCompositionOptions {
   embedded?: (host: SubCompositionHost) => EmbeddedComposition | undefined;
   /** The file is reached only through hosts (lintProject sets it for every file but the entry). */
   embeddedOnly?: boolean;
+  /** Whether a font family can be drawn here; the font rule runs only when it is given. */
+  knownFontFamily?: (family: string) => boolean;
 }
 
-const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia, checkOtherRenderer];
+const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia, checkOtherRenderer, checkFontFamilies];
 
 /** Lints one composition file on its own; lintProject also follows the files it embeds. */
 export function lintComposition(html: string, options: LintCompositionOptions): LintFinding[] {
@@ -41,7 +44,7 @@ export function lintParsedComposition(
   const { report, findings } = createReport(options.file);
   const locateInAttribute = createLocateInAttribute(html);
   const explainJsonInAttribute = createExplainJsonInAttribute(html, locateInAttribute);
-  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report, embeddedOnly: options.embeddedOnly ?? false };
+  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report, embeddedOnly: options.embeddedOnly ?? false, html, knownFontFamily: options.knownFontFamily };
   for (const rule of RULES) rule(context);
   return { findings: sortByPosition(findings), summary: { variables: parsed.declarations.variables, duration: timing.duration } };
 }

@@ -18,7 +18,7 @@ type Loaded = { kind: "linted"; summary: EmbeddedComposition } | { kind: "missin
  * often it is embedded; a file that embeds itself through a chain is reported with the chain.
  * Findings come file by file, the entry first. Rejects only when the entry cannot be loaded.
  */
-export async function lintProject(entryFile: string, load: LoadFile, resolvePath: ResolvePath): Promise<LintFinding[]> {
+export async function lintProject(entryFile: string, load: LoadFile, resolvePath: ResolvePath, options: { knownFontFamily?: (family: string) => boolean } = {}): Promise<LintFinding[]> {
   const entryHtml = await load(entryFile);
   if (entryHtml === undefined) throw new Error(`composition file not found: ${entryFile}`);
   const findingsByFile = new Map<string, LintFinding[]>();
@@ -34,7 +34,7 @@ export async function lintProject(entryFile: string, load: LoadFile, resolvePath
       const summary = await embed(host, file, [...chain, file], report);
       if (summary !== undefined) embedded.set(host, summary);
     }
-    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host), embeddedOnly: chain.length > 0 });
+    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host), embeddedOnly: chain.length > 0, knownFontFamily: options.knownFontFamily });
     findingsByFile.set(file, sortByPosition(hostFindings.concat(result.findings)));
     return result.summary;
   };

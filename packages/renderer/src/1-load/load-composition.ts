@@ -5,6 +5,11 @@ import type { CompositionPage } from "./browser/composition-page.js";
 import type { CaptureMode } from "./browser/frame-capturer.js";
 import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
 import { startPolicyProxy } from "./browser/policy-proxy.js";
+import { projectFontsScript } from "./browser/project-fonts-script.js";
+import { defaultFontconfig, GENERIC_FAMILIES } from "./fonts/default-fonts.js";
+import { projectFontRules } from "./local-web/fontsource.js";
+import { createLocalWeb } from "./local-web/local-resolver.js";
+import type { PackageLookup } from "./local-web/npm-package.js";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
@@ -13,10 +18,11 @@ import { refusal } from "./composition/lint-before-render.js";
 import { preflight } from "./composition/preflight.js";
 import { readComposition, type SourceComposition } from "./composition/read-composition.js";
 import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./composition/render-limits.js";
-import { cacheRoot } from "./media/media-cache.js";
+import { cacheRoot } from "../common/cache.js";
 import { prepareMedia, type PreparedMedia } from "./media/prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "./serve/project-server.js";
+import { warnOfFontFallbacks } from "./warn-font-fallbacks.js";
 import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages.js";
 import type { RenderContext } from "./render-context.js";
 
@@ -57,13 +63,20 @@ export interface LoadedComposition {
 }
 
 /** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
-async function pageNetwork(policy: NetworkPolicy, baseUrl: string, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);
-  if (policy.mode === "all") return { policy, ruling, onRefused };
+  const local = createLocalWeb(packages);
+  if (policy.mode === "all") return { policy, ruling, onRefused, local };
   const proxy = await startPolicyProxy(ruling, onRefused);
   context.cleanups.push(() => proxy.close());
-  return { policy, ruling, onRefused, proxy: proxy.url };
+  return { policy, ruling, onRefused, local, proxy: proxy.url };
+}
+
+/** The fonts of every page: the default set through fontconfig and the generic families, and the project's font packages. */
+async function pageFonts(packages: PackageLookup): Promise<PageSetup["fonts"]> {
+  const [fontconfigFile, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
+  return { fontconfigFile, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
 }
 
 /** The load stage: everything before the plan. */
@@ -84,7 +97,9 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
   context.cleanups.push(() => server.close());
 
-  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, optionName, context);
+  // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
+  const packages: PackageLookup = { root: projectRoot, parents: request.network === undefined };
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, context);
   const setup: PageSetup = {
     composition: source,
     options,
@@ -93,6 +108,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
     pool: context.pool,
     readyTimeoutMs: request.readyTimeoutMs,
     warn: warnOnce(emit),
+    fonts: await pageFonts(packages),
   };
   const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
   const media = await prepareMedia([firstPage], {
@@ -104,6 +120,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
     signal,
   });
   const { info } = firstPage;
+  await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
   warnOnRootSize(source, info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.
   const [timingError] = info.timingErrors;

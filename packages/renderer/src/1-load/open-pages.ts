@@ -1,9 +1,9 @@
 import { basename } from "node:path";
 import { TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
 import type { BrowserPool } from "./browser/browser-pool.js";
-import { openCompositionPage, type CompositionPage } from "./browser/composition-page.js";
+import { openCompositionPage, type CompositionPage, type CompositionPageOptions } from "./browser/composition-page.js";
 import type { CaptureMode } from "./browser/frame-capturer.js";
-import { enforceNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
+import { routeRequests, type PageNetwork } from "./browser/network-policy.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
 import type { SourceComposition } from "./composition/read-composition.js";
@@ -18,6 +18,8 @@ export interface PageSetup {
   network: PageNetwork;
   pool: BrowserPool;
   readyTimeoutMs: number | undefined;
+  /** The browsers' fontconfig file and the pages' fonts (the default set, the project's packages). */
+  fonts: { fontconfigFile: string; page: NonNullable<CompositionPageOptions["fonts"]> };
   /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
   warn: (code: string, message: string) => void;
 }
@@ -38,10 +40,9 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
     proxy: network.proxy,
+    fontconfigFile: setup.fonts.fontconfigFile,
   });
-  if (network.policy.mode !== "all") {
-    await Promise.all(browsers.map((browser) => enforceNetworkPolicy(browser, network.ruling, network.onRefused)));
-  }
+  await Promise.all(browsers.map((browser) => routeRequests(browser, network)));
   return Promise.all(
     browsers.map((browser) =>
       openCompositionPage(browser, {
@@ -55,6 +56,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         readyTimeoutMs: setup.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
         allowMissingAssets: options.allowMissingAssets,
         warn: setup.warn,
+        fonts: setup.fonts.page,
       }),
     ),
   );

@@ -20,6 +20,10 @@ export interface LintContext {
   /** The file is linted as embedded by another: hosts give it its duration, so it needs none. */
   embeddedOnly: boolean;
   report: Report;
+  /** The file's text, for rules that read what the parsed tree does not keep (CSS). */
+  html: string;
+  /** Whether a font family can be drawn on this machine; unknown (the font rule does not run) when undefined. */
+  knownFontFamily?: (family: string) => boolean;
 }
 
 export type LintRule = (context: LintContext) => void;

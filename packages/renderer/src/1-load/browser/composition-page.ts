@@ -1,10 +1,11 @@
-import { TimeoutError, type Browser, type CDPSession, type Page } from "puppeteer-core";
+import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { REPEAT, type FrameResult } from "../../common/frame-result.js";
 import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameImageSettings } from "./frame-capturer.js";
 import { RenderError } from "../../common/render-error.js";
 import type { FrameStats } from "../../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
+import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
@@ -21,6 +22,8 @@ export interface CompositionPageOptions {
   /** Warn of assets that fail to load instead of failing the render. */
   allowMissingAssets: boolean;
   warn: (code: string, message: string) => void;
+  /** What generic families are drawn with (Page.setFontFamilies), and a script that adds the project's fonts to every document. */
+  fonts?: { generic: Protocol.Page.FontFamilies; script?: string };
 }
 
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
@@ -49,6 +52,8 @@ export interface CompositionPage {
   gainLog(): Promise<GainSamples>;
   /** Whether a gain may have moved since the page became ready (ComposeApi.volumesMayChange). */
   volumesMayChange(): Promise<boolean>;
+  /** The families the page's text asks for that no font of their name drew, as loaded. */
+  fontFallbacks(): Promise<FontFallback[]>;
 }
 
 /** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
@@ -143,6 +148,10 @@ export async function openCompositionPage(browser: Browser, options: Composition
   if (options.transparent) {
     await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
+  if (options.fonts) {
+    await watch.send("Page.setFontFamilies", { fontFamilies: options.fonts.generic });
+    if (options.fonts.script) await watch.guard(page.evaluateOnNewDocument(options.fonts.script));
+  }
   const assets = await AssetWatch.start(cdp, {
     baseUrl: new URL(".", options.url).href,
     allowMissing: options.allowMissingAssets,
@@ -225,6 +234,10 @@ export async function openCompositionPage(browser: Browser, options: Composition
         `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
         "the page did not take its media",
       );
+    },
+    fontFallbacks: () => {
+      watch.where = "while listing the fonts its text is drawn with";
+      return watch.within(findFontFallbacks(cdp), options.readyTimeoutMs, async () => new RenderError("page-hung", `the page did not say which fonts drew its text within ${options.readyTimeoutMs / 1000} s`));
     },
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     volumesMayChange: () => evaluate<boolean>("window.__compose.volumesMayChange", "the page did not report whether its volumes change"),

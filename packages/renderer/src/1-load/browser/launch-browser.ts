@@ -37,6 +37,8 @@ export interface LaunchOptions {
   gpu: boolean;
   /** A proxy for every connection, loopback included (the network policy's, for WebSockets). */
   proxy?: string;
+  /** The fontconfig file the browser finds fonts through (defaultFontconfig), whatever the system's is. */
+  fontconfigFile?: string;
 }
 
 /** Flags that keep a headless browser quiet on a machine with no network beyond localhost. */
@@ -91,6 +93,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
     headless: "shell",
     args,
     defaultViewport: null,
+    env: options.fontconfigFile ? { ...process.env, FONTCONFIG_FILE: options.fontconfigFile } : process.env,
     // Over a pipe rather than a port: when this process dies, however, the pipe closes and the
     // browser exits with it.
     pipe: true,

@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 import type { Browser } from "puppeteer-core";
 import type { NetworkMode } from "@compose/core";
+import { LOCAL_WEB_HOSTS, type LocalWeb } from "../local-web/local-resolver.js";
 
 /** What pages of a render may load, besides the project itself. */
 export interface NetworkPolicy {
@@ -102,23 +103,37 @@ export function createRuling(policy: NetworkPolicy, projectOrigin: string): (url
 }
 
 /**
- * Holds everything the browser loads (frames, iframes, workers, fonts, media) to `ruling`: every
- * request pauses at the browser's Fetch domain and goes on, or fails as BlockedByClient.
+ * Routes what the browser loads: a request the project's packages answer (LocalWeb) is answered
+ * from them; anything else is held to the policy's ruling and goes on, or fails as
+ * BlockedByClient. Every request pauses at the browser's Fetch domain when the policy refuses
+ * anything (frames, iframes, workers, fonts, media); otherwise only those to the hosts LocalWeb
+ * may answer.
  */
-export async function enforceNetworkPolicy(
-  browser: Browser,
-  ruling: (url: string) => Promise<Ruling>,
-  onRefused: (url: string, reason: string) => void,
-): Promise<void> {
+export async function routeRequests(browser: Browser, network: PageNetwork): Promise<void> {
   const session = await browser.target().createCDPSession();
   session.on("Fetch.requestPaused", ({ requestId, request }) => {
-    void ruling(request.url).then(async ({ reason }) => {
+    void (async () => {
+      const local = await network.local.resolve(request.url);
+      if (local) {
+        return session.send("Fetch.fulfillRequest", {
+          requestId,
+          responseCode: 200,
+          // Fonts and module scripts are fetched in CORS mode from the project's origin.
+          responseHeaders: [
+            { name: "Content-Type", value: local.contentType },
+            { name: "Access-Control-Allow-Origin", value: "*" },
+          ],
+          body: local.body.toString("base64"),
+        });
+      }
+      const { reason } = await network.ruling(request.url);
       if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
-      onRefused(request.url, reason);
+      network.onRefused(request.url, reason, network.local.remedy(request.url));
       return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
-    }).catch(() => undefined);
+    })().catch(() => undefined);
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] });
+  const patterns = network.policy.mode === "all" ? LOCAL_WEB_HOSTS.map((host) => ({ urlPattern: `*://${host}/*` })) : [{ urlPattern: "*" }];
+  await session.send("Fetch.enable", { patterns });
 }
 
 /** The operator's policy: the widest a request may have, and whether requests may add hosts. */
@@ -142,24 +157,32 @@ export function effectivePolicy(operator: OperatorNetworkPolicy | undefined, req
 export function refusalReporter(
   emit: (event: { type: "warning"; code: string; message: string }) => void,
   optionName: (field: string) => string,
-): (url: string, reason: string) => void {
+): RefusalListener {
   const reported = new Set<string>();
-  return (url, reason) => {
+  return (url, reason, remedy) => {
     const host = hostOf(url);
-    if (reported.has(host)) return;
-    reported.add(host);
+    // A file that the project could serve itself is named on its own: each wants its own package.
+    const key = remedy === undefined ? host : `${host} ${remedy}`;
+    if (reported.has(key)) return;
+    reported.add(key);
     const everything = `${optionName("network")} all`;
-    const remedy = host.endsWith(":") ? everything : `${optionName("allowHosts")} ${host} or ${everything}`;
-    emit({ type: "warning", code: "network-refused", message: `refused ${url.slice(0, 200)}: ${reason} (allowed by ${remedy})` });
+    const allowedBy = host.endsWith(":") ? everything : `${optionName("allowHosts")} ${host} or ${everything}`;
+    const local = remedy === undefined ? "" : `; ${remedy}`;
+    emit({ type: "warning", code: "network-refused", message: `refused ${url.slice(0, 200)}: ${reason} (allowed by ${allowedBy})${local}` });
   };
 }
+
+/** Hears of a refused request: why, and what would let the project serve it itself, when anything would. */
+export type RefusalListener = (url: string, reason: string, remedy?: string) => void;
 
 /** What the pages may load, and who hears of a refused request. */
 export interface PageNetwork {
   policy: NetworkPolicy;
   /** What the policy says of a URL. */
   ruling: (url: string) => Promise<Ruling>;
-  onRefused: (url: string, reason: string) => void;
+  onRefused: RefusalListener;
+  /** What the project's own packages answer in place of the web. */
+  local: LocalWeb;
   /** The policy proxy the browsers (for WebSockets) and ffmpeg (for remote media) connect through, when the policy refuses anything. */
   proxy?: string;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FrameImageFormat } from "../../common/frame-image.js";
 import { runFfmpeg } from "../../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
-import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "./media-cache.js";
+import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "../../common/cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import { frameImageFormat } from "../../common/frame-image.js";
-import { cacheRoot } from "./media-cache.js";
+import { cacheRoot } from "../../common/cache.js";
 import { prepareMedia } from "./prepare-media.js";
 
 export { FRAMES_PREFIX } from "../serve/project-server.js";

@@ -12,7 +12,7 @@ import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
 import type { AudioClip } from "./audio-mix.js";
 import { extractFrames } from "./extract-frames.js";
 import type { MediaInput } from "./media-input.js";
-import { contentHash, exists } from "./media-cache.js";
+import { contentHash, exists } from "../../common/cache.js";
 import { probeSource, type HdrTransfer, type SourceFacts } from "./probe-source.js";
 
 export interface MediaContext {

@@ -1,0 +1,114 @@
+import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import woff2 from "wawoff2";
+import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
+import { findPackage, type InstalledPackage } from "../local-web/npm-package.js";
+
+/** A family of the default set: the npm package it comes from, and the names that resolve to it. */
+export interface DefaultFamily {
+  family: string;
+  package: string;
+  /** The package's files that make up the family (one subset of the script a file). */
+  files: RegExp;
+  /** Generic families and platform names drawn with it. */
+  names: string[];
+}
+
+/**
+ * The default set, chosen for video: Inter, a sans-serif drawn for screens, for the sans-serif and
+ * system names; Arimo, Tinos and Cousine, metric-compatible with Arial, Times New Roman and
+ * Courier New, for those names, so layouts made with them keep their line breaks.
+ */
+export const DEFAULT_FAMILIES: readonly DefaultFamily[] = [
+  {
+    family: "Inter",
+    package: "@fontsource-variable/inter",
+    files: /-wght-(normal|italic)\.woff2$/,
+    names: ["sans-serif", "sans", "system-ui", "ui-sans-serif", "ui-rounded", "-apple-system", "BlinkMacSystemFont", "Segoe UI", "Helvetica Neue", "cursive", "fantasy"],
+  },
+  { family: "Arimo", package: "@fontsource/arimo", files: /\.woff2$/, names: ["Arial", "Helvetica"] },
+  { family: "Tinos", package: "@fontsource/tinos", files: /\.woff2$/, names: ["serif", "ui-serif", "Times New Roman", "Times"] },
+  {
+    family: "Cousine",
+    package: "@fontsource/cousine",
+    files: /\.woff2$/,
+    names: ["monospace", "ui-monospace", "Courier New", "Courier", "Menlo", "Monaco", "Consolas", "SF Mono"],
+  },
+];
+
+/** What the browser draws each generic family with (Page.setFontFamilies). */
+export const GENERIC_FAMILIES = { standard: "Tinos", serif: "Tinos", sansSerif: "Inter", fixed: "Cousine", cursive: "Inter", fantasy: "Inter", math: "Tinos" } as const;
+
+/** The family of the default set a name resolves to (case-insensitive), if any. */
+export function defaultFamilyFor(name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  return DEFAULT_FAMILIES.find(({ family, names }) => family.toLowerCase() === wanted || names.some((alias) => alias.toLowerCase() === wanted))?.family;
+}
+
+/** Where the system keeps fonts: searched only for what the default set lacks (emoji, scripts beyond Latin, Greek and Cyrillic). */
+const SYSTEM_FONT_DIRS = ['<dir>/usr/share/fonts</dir>', '<dir>/usr/local/share/fonts</dir>', '<dir prefix="xdg">fonts</dir>', "<dir>~/.fonts</dir>"];
+
+function xml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * The browser's font configuration: the default set's files, the system's fonts for fallback
+ * only, and every name of the set bound to it. A system font that bears a default family's name
+ * (fonts-inter, fonts-croscore) is renamed as it is scanned, so it never takes that name's place;
+ * none of the system's own rules apply.
+ */
+export function fontconfigXml(dir: string): string {
+  const ours = `${dir}/files/`;
+  const shadowed = DEFAULT_FAMILIES.map(
+    ({ family }) => `  <match target="scan">
+    <test name="file" compare="not_contains"><string>${xml(ours)}</string></test>
+    <test name="family"><string>${xml(family)}</string></test>
+    <edit name="family" mode="assign_replace"><string>${xml(family)} (system)</string></edit>
+  </match>`,
+  );
+  const aliases = DEFAULT_FAMILIES.flatMap(({ family, names }) =>
+    names.map((name) => `  <alias binding="strong"><family>${xml(name)}</family><prefer><family>${xml(family)}</family></prefer></alias>`),
+  );
+  return [
+    '<?xml version="1.0"?>',
+    '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">',
+    "<fontconfig>",
+    `  <dir>${xml(ours)}</dir>`,
+    ...SYSTEM_FONT_DIRS.map((line) => `  ${line}`),
+    `  <cachedir>${xml(join(dir, "fontconfig-cache"))}</cachedir>`,
+    ...shadowed,
+    ...aliases,
+    "</fontconfig>",
+    "",
+  ].join("\n");
+}
+
+async function packageOf(family: DefaultFamily): Promise<InstalledPackage> {
+  const pkg = await findPackage({ root: dirname(fileURLToPath(import.meta.url)), parents: true }, family.package);
+  if (!pkg) throw new Error(`the default font package ${family.package} is not installed: reinstall compose`);
+  return pkg;
+}
+
+/**
+ * The fontconfig file the browsers of every render use, made once per set of package versions
+ * in compose's cache: the packages' WOFF2 files as TrueType (the browser's font manager reads no
+ * WOFF2 from disk) beside the configuration.
+ */
+export async function defaultFontconfig(): Promise<string> {
+  const packages = await Promise.all(DEFAULT_FAMILIES.map(packageOf));
+  const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v1", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
+  await cachedDirectory(dir, async (temp) => {
+    await mkdir(join(temp, "files"));
+    for (const [index, pkg] of packages.entries()) {
+      const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));
+      for (const name of files) {
+        const ttf = await woff2.decompress(await readFile(join(pkg.dir, "files", name)));
+        await writeFile(join(temp, "files", name.replace(/\.woff2$/, ".ttf")), ttf);
+      }
+    }
+    await writeFile(join(temp, "fonts.conf"), fontconfigXml(dir));
+  });
+  return join(dir, "fonts.conf");
+}

@@ -1,0 +1,98 @@
+import { extname } from "node:path";
+import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
+import { familySlug } from "@compose/core";
+import { fontFaceCss, fontsourceRules } from "./fontsource.js";
+import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl } from "./google-fonts-url.js";
+import { findPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
+
+/** What the browser gets instead of going to the network. */
+export interface LocalResponse {
+  contentType: string;
+  body: Buffer;
+}
+
+/** Answers the web from the project's node_modules: a local response, or undefined to go on as the policy says. */
+export interface LocalWeb {
+  resolve(url: string): Promise<LocalResponse | undefined>;
+  /** For a URL it could not answer: what would let it, in words (undefined for URLs it never answers). */
+  remedy(url: string): string | undefined;
+}
+
+/** The hosts whose requests it may answer: the browser pauses only these when it would not pause everything. */
+export const LOCAL_WEB_HOSTS: readonly string[] = [GOOGLE_FONTS_HOST, ...CDN_HOSTS];
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".cjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".ttf": "font/ttf",
+  ".otf": "font/otf",
+};
+
+/** The file a CDN URL names in the installed package: its path, or the package's default file. */
+async function cdnFileBody(pkg: InstalledPackage, file: CdnFile): Promise<{ path: string; body: Buffer } | undefined> {
+  let paths = file.paths;
+  if (paths.length === 0) {
+    const manifest = JSON.parse((await readPackageFile(pkg, "package.json"))!.toString("utf8")) as Record<string, unknown>;
+    const entry = file.entryFields.map((field) => manifest[field]).find((value): value is string => typeof value === "string");
+    paths = [entry ?? "index.js"];
+  }
+  for (const path of paths) {
+    // A default file may be named without its extension, as Node's resolution allows.
+    for (const candidate of [path, `${path}.js`]) {
+      const body = await readPackageFile(pkg, candidate.replace(/^\.\//, ""));
+      if (body) return { path: candidate, body };
+    }
+  }
+  return undefined;
+}
+
+/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
+export function createLocalWeb(lookup: PackageLookup): LocalWeb {
+  const answers = new Map<string, Promise<LocalResponse | undefined>>();
+
+  const resolveCdn = async (file: CdnFile): Promise<LocalResponse | undefined> => {
+    const pkg = await findPackage(lookup, file.name);
+    if (!pkg || pkg.version !== file.version) return undefined;
+    const found = await cdnFileBody(pkg, file);
+    return found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body };
+  };
+
+  const resolveGoogleFonts = async (url: string): Promise<LocalResponse | undefined> => {
+    const css: string[] = [];
+    for (const family of parseGoogleFontsUrl(url) ?? []) {
+      const rules = await fontsourceRules(lookup, family);
+      if (!rules) return undefined;
+      css.push(fontFaceCss(rules));
+    }
+    return css.length === 0 ? undefined : { contentType: "text/css; charset=utf-8", body: Buffer.from(css.join("\n")) };
+  };
+
+  const answer = async (url: string): Promise<LocalResponse | undefined> => {
+    const file = parseCdnUrl(url);
+    if (file) return resolveCdn(file);
+    return parseGoogleFontsUrl(url) ? resolveGoogleFonts(url) : undefined;
+  };
+
+  return {
+    resolve(url) {
+      if (!answers.has(url)) answers.set(url, answer(url).catch(() => undefined));
+      return answers.get(url)!;
+    },
+    remedy(url) {
+      const file = parseCdnUrl(url);
+      if (file) return `to serve it from the project, run npm install ${file.name}@${file.version} in the project`;
+      const families = parseGoogleFontsUrl(url);
+      if (families) return `to serve it from the project, run ${families.map(({ family }) => `compose fonts add ${familySlug(family)}`).join(" and ")} in the project`;
+      return undefined;
+    },
+  };
+}
