@@ -41,6 +41,12 @@ const INHERITED_PROPERTIES = [
   "word-spacing",
 ];
 
+/**
+ * The <script> that brought the runtime into this frame, when a page injects it as one (the
+ * preview does): not a library of the host, since every instance frame gets its own runtime.
+ */
+const runtimeScript = document.currentScript;
+
 /** What this frame received from its own host; a nested instance inherits it too. */
 let received: Inheritance | undefined;
 
@@ -58,7 +64,7 @@ function ownLibraries(): Promise<Library[]> {
 }
 
 async function loadOwnLibraries(): Promise<Library[]> {
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]")).filter((script) => script.type !== "module");
+  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]")).filter((script) => script.type !== "module" && script !== runtimeScript);
   // The page loaded them already; force-cache takes the browser's copy when it kept one.
   const libraries = await Promise.all(
     scripts.map(async (script): Promise<Library | undefined> => {
