@@ -6,7 +6,7 @@
  * page to a finished mp4 with the page's variable values (top level and per instance), refusals
  * and cancel.
  */
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeFrame, ffprobe, hex, isColour, videoStream } from "../support/media.js";
@@ -41,11 +41,14 @@ const CARD_HTML = compositionHtml({
 <div id="badge" data-start="0.1" data-duration="0.2" data-track-index="0" style="width: 20px; height: 20px; background: #00ff00"></div>`,
 });
 
+const USERS_FILE = "<p>the user's own</p>";
+
 let project: TempProject;
 let preview: PreviewSession;
 
 beforeAll(async () => {
-  project = await createProject({ "index.html": INDEX_HTML, "card.html": CARD_HTML }, { prefix: "compose-studio-" });
+  // A file of the user's, named as a copy of the entry for a render might be.
+  project = await createProject({ "index.html": INDEX_HTML, "card.html": CARD_HTML, "index.preview-render-1.html": USERS_FILE }, { prefix: "compose-studio-" });
   await generateMedia(project.dir, ["tone"]);
   preview = await openPreview(project.dir);
   await preview.page.waitForSelector(".clip");
@@ -277,8 +280,9 @@ describe("rendering from the page", () => {
     expect(isColour(first, 50, 70, hex("#00ff00"), 40), "the title in the page's colour").toBe(true);
     const later = await decodeFrame(output, 21);
     expect(isColour(later, 280, 150, hex("#ff00ff"), 40), "the instance in the page's tint").toBe(true);
-    // The entry with the instance's values, written beside it for the render, is gone.
-    expect((await readdir(project.dir)).filter((file) => file.includes("preview-render"))).toEqual([]);
+    // Nothing but the output was written into the project, and the user's files are as they were.
+    expect((await readdir(project.dir)).sort()).toEqual(["card.html", "index.html", "index.preview-render-1.html", "media", "renders"]);
+    expect(await readFile(join(project.dir, "index.preview-render-1.html"), "utf8")).toBe(USERS_FILE);
   }, 180_000);
 
   it("cancels a running render", async () => {

@@ -14,6 +14,12 @@ export interface ComposeBootConfig {
    * sub-composition frame takes its overrides from its host's `data-variable-values`.
    */
   variables?: Record<string, unknown>;
+  /**
+   * Values for the top-level composition's sub-composition hosts, by their data-composition-id:
+   * each takes the place of that host's data-variable-values, as if the author had written it.
+   * Applied in the top-level frame only.
+   */
+  instances?: Record<string, Record<string, unknown>>;
   /** Seed of `Math.random`; its integer part modulo 2^32 is used. Default 0x5eed. */
   seed?: number;
 }

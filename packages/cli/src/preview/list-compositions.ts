@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { extractCompositionMetadata } from "@compose/core";
-import { INSTANCE_COPY, RENDERS_FOLDER } from "./render-jobs.js";
+import { RENDERS_FOLDER } from "./render-jobs.js";
 
 /** How deep under the project folder compositions are looked for: scenes/intro.html, not deeper. */
 const MAX_DEPTH = 2;
@@ -25,7 +25,7 @@ export async function listCompositions(root: string): Promise<string[]> {
       if (skipped(entry.name) || read >= MAX_FILES) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path, depth + 1);
-      else if (entry.isFile() && /\.html?$/i.test(entry.name) && !INSTANCE_COPY.test(entry.name)) {
+      else if (entry.isFile() && /\.html?$/i.test(entry.name)) {
         read++;
         const html = await readFile(path, "utf8").catch(() => "");
         if (extractCompositionMetadata(html).id !== undefined) found.push(relative(root, path).split(sep).join("/"));

@@ -1,18 +1,12 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { access, lstat, mkdir } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { outputExtension, validateRenderOptions } from "@compose/core";
 import type { RenderEvent, RenderRequest, RenderHooks, RenderFinishedEvent } from "@compose/renderer";
 import { optionsProblemLine } from "../render/render-flags.js";
-import { isInstanceValues, isPlainObject, withInstanceValues } from "./instance-values.js";
+import { isInstanceValues, isPlainObject } from "./instance-values.js";
 
 /** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
 const PAGE_FIELDS = ["format", "quality", "fps", "workers", "variables", "instances"] as const;
-
-/**
- * The entry with the page's instance values, written beside it for one render (relative URLs
- * must resolve as in the entry) and removed after; the watcher and the composition list skip it.
- */
-export const INSTANCE_COPY = /\.preview-render-\d+\.html$/;
 
 export type RenderFunction = (request: RenderRequest, hooks: RenderHooks) => Promise<RenderFinishedEvent>;
 
@@ -38,17 +32,38 @@ export interface RenderJobsOptions {
   settings?: Partial<RenderRequest>;
 }
 
-export type StartResult = { ok: true; job: RenderJob } | { ok: false; problem: string };
+/** `busy`: another render is running, which this one would compete with for the machine. */
+export type StartResult = { ok: true; job: RenderJob } | { ok: false; problem: string; busy?: boolean };
 
 /** Folder under the project root that the preview's renders are written to (and the watcher ignores). */
 export const RENDERS_FOLDER = "renders";
 
-/** The renders started from the preview page: one at a time, each with its event log. */
+/**
+ * The renders folder, made when missing; refused when it is anything but a real folder of the
+ * project (a link would send the output elsewhere).
+ */
+async function rendersFolder(root: string): Promise<string> {
+  const folder = join(root, RENDERS_FOLDER);
+  const info = await lstat(folder).catch(() => undefined);
+  if (info === undefined) await mkdir(folder);
+  else if (!info.isDirectory()) throw new Error(`${folder} is not a folder: the preview writes its renders there; move it away or render with compose render`);
+  return folder;
+}
+
+/** renders/<name>-<time>-<n>.<ext> for the first n from `from` that names no existing file. */
+async function freeOutput(folder: string, stem: string, extension: string, from: number): Promise<string> {
+  for (let n = from; ; n++) {
+    const output = join(folder, `${stem}-${n}${extension}`);
+    if (!(await access(output).then(() => true, () => false))) return output;
+  }
+}
+
+/** The renders started from the preview page: one at a time, each with its own id and event log. */
 export function createRenderJobs(options: RenderJobsOptions) {
   const jobs = new Map<string, RenderJob>();
   let counter = 0;
-
-  const running = () => [...jobs.values()].some((job) => !job.done);
+  /** The id of the render running or being set up; set before anything is awaited, so two requests never both start. */
+  let active: string | undefined;
 
   async function start(body: unknown): Promise<StartResult> {
     if (!isPlainObject(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
@@ -62,19 +77,22 @@ export function createRenderJobs(options: RenderJobsOptions) {
     if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
     const renderOptions = result.options;
     if (renderOptions.format === "png-sequence") return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
-    if (running()) return { ok: false, problem: "a render is already running: wait for it or cancel it" };
+    if (active !== undefined) return { ok: false, busy: true, problem: `render ${active} is running: wait for it to finish or cancel it, then render again` };
 
-    counter++;
-    const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
-    const entry = options.entry();
-    const file = `${entry.name}-${stamp}-${counter}${outputExtension(renderOptions.format)}`;
-    const folder = join(options.root, RENDERS_FOLDER);
-    await mkdir(folder, { recursive: true });
-    const output = join(folder, file);
+    const id = String(++counter);
+    active = id;
+    let output: string;
+    try {
+      const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
+      output = await freeOutput(await rendersFolder(options.root), `${options.entry().name}-${stamp}`, outputExtension(renderOptions.format), counter);
+    } catch (error) {
+      active = undefined;
+      return { ok: false, problem: (error as Error).message };
+    }
     const controller = new AbortController();
     const listeners = new Set<(event: RenderEvent) => void>();
     const job: RenderJob = {
-      id: String(counter),
+      id,
       events: [],
       outputUrl: `/${relative(options.root, output).split(sep).map(encodeURIComponent).join("/")}`,
       done: false,
@@ -86,21 +104,15 @@ export function createRenderJobs(options: RenderJobsOptions) {
     };
     const emit = (event: RenderEvent) => {
       job.events.push(event);
-      if (event.type === "finished" || event.type === "failed") job.done = true;
+      if (event.type === "finished" || event.type === "failed") {
+        job.done = true;
+        if (active === id) active = undefined;
+      }
       for (const listener of listeners) listener(event);
     };
-    jobs.set(job.id, job);
-    const hostValues = instances;
-    const copy = hostValues && Object.keys(hostValues).length > 0 ? join(dirname(entry.file), `${basename(entry.file).replace(/\.html?$/i, "")}.preview-render-${counter}.html`) : undefined;
-    const run = async () => {
-      if (copy) await writeFile(copy, withInstanceValues(await readFile(entry.file, "utf8"), hostValues!));
-      try {
-        await options.render({ ...options.settings, composition: copy ?? entry.file, output, options: renderOptions }, { onEvent: emit, signal: controller.signal });
-      } finally {
-        if (copy) await rm(copy, { force: true });
-      }
-    };
-    run().catch((error: Error) => {
+    jobs.set(id, job);
+    const request = { ...options.settings, composition: options.entry().file, output, options: renderOptions, instances: instances as Record<string, Record<string, unknown>> | undefined };
+    options.render(request, { onEvent: emit, signal: controller.signal }).catch((error: Error) => {
       // render() reports its own failures as a failed event; this is for anything else.
       if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
     });

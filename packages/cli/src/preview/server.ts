@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdir, readFile, stat } from "node:fs/promises";
-import { dirname, extname, join, normalize, relative, sep } from "node:path";
+import { mkdir, readFile, realpath } from "node:fs/promises";
+import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import sirv from "sirv";
 import { FRAME_RATES } from "@compose/core";
-import type { MediaPlanRequest } from "@compose/renderer";
+import { servesFile, type MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
-import { isInstanceValues, isPlainObject, withInstanceValues } from "./instance-values.js";
+import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "./list-compositions.js";
 import { readProjectState } from "./project-state.js";
 import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
@@ -38,7 +38,7 @@ export interface PreviewServerOptions {
   /** 0 picks a free port. */
   port: number;
   /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
-  runtimeSource: (config: { variables?: Record<string, unknown> }) => string;
+  runtimeSource: (config: PreviewConfig) => string;
   /** The renderer's render(), for the page's Render button. */
   render: RenderFunction;
   /** Names a composition file for output files, as compose render does. */
@@ -117,7 +117,7 @@ function streamRender(request: IncomingMessage, response: ServerResponse, job: R
 export interface PreviewConfig {
   /** The top-level composition's values (the runtime's boot config). */
   variables?: Record<string, unknown>;
-  /** Values for sub-composition hosts by data-composition-id, written into the entry's HTML. */
+  /** Values for sub-composition hosts by data-composition-id, in place of their data-variable-values. */
   instances?: Record<string, Record<string, unknown>>;
 }
 
@@ -137,27 +137,20 @@ export function parseBootConfig(text: string | null): PreviewConfig {
   }
 }
 
-/** A project file for a URL path, or undefined when the path leaves the root or names a dotfile. */
-function projectPath(root: string, pathname: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes("\0")) return undefined;
-  const path = normalize(join(root, decoded));
-  if (path !== root && !path.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
-  if (path.slice(root.length).split(sep).some((part) => part.startsWith("."))) return undefined;
-  return path;
-}
-
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
-  const root = dirname(options.entryFile);
+  // Real, as render serves it: a project file is one whose real path lies inside.
+  const root = await realpath(dirname(options.entryFile));
   /** The composition shown: the one compose preview was given, until the page picks another. */
-  let entry = { file: options.entryFile, pathArg: options.pathArg };
+  let entry = { file: join(root, relative(dirname(options.entryFile), options.entryFile)), pathArg: options.pathArg };
   const entryUrl = () => `/${relative(root, entry.file).split(sep).map(encodeURIComponent).join("/")}`;
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
+  /** The project file a URL path names, under the rules render serves by; a folder's index.html. */
+  const projectFile = async (pathname: string): Promise<string | undefined> => {
+    for (const path of [pathname, `${pathname.replace(/\/?$/, "/")}index.html`]) {
+      if (await servesFile(root, path)) return path;
+    }
+    return undefined;
+  };
   let version = 1;
   const clients = new Set<ServerResponse>();
   await mkdir(options.framesDir, { recursive: true });
@@ -177,9 +170,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
-    const { instances } = parseBootConfig(config);
-    const source = await readFile(path, "utf8");
-    const html = instances && path === entry.file ? withInstanceValues(source, instances) : source;
+    const html = await readFile(path, "utf8");
     const script = `<script src="${PREVIEW_PREFIX}runtime.js${config ? `?config=${encodeURIComponent(config)}` : ""}"></script>`;
     send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
   };
@@ -235,7 +226,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       const body = await readJsonBody(request);
       if (!body.ok) return sendJson(response, 400, { error: body.problem });
       const started = await renders.start(body.value);
-      if (!started.ok) return sendJson(response, 400, { error: started.problem });
+      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: started.problem });
       return sendJson(response, 202, { id: started.job.id, output: started.job.outputUrl });
     }
     const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
@@ -274,22 +265,20 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         return job ? streamRender(request, response, job) : notFound(response);
       }
       if (name === "runtime.js") {
-        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource({ variables: parseBootConfig(url.searchParams.get("config")).variables }));
+        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
       }
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
       if (name.startsWith("frames/")) {
         request.url = `/${name.slice("frames/".length)}`;
+        if (!(await servesFile(await realpath(options.framesDir), request.url))) return notFound(response);
         return frames(request, response, () => notFound(response));
       }
       return notFound(response);
     }
-    let path = projectPath(root, pathname);
-    if (path === undefined) return notFound(response);
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isDirectory()) path = join(path, "index.html");
-    if (/\.html?$/i.test(path) && (await stat(path).catch(() => undefined))?.isFile()) {
-      return serveHtml(response, path, url.searchParams.get(CONFIG_PARAMETER));
-    }
+    const file = await projectFile(pathname);
+    if (file === undefined) return notFound(response);
+    if (/\.html?$/i.test(file)) return serveHtml(response, join(root, ...decodeURIComponent(file).split("/")), url.searchParams.get(CONFIG_PARAMETER));
+    request.url = file;
     files(request, response, () => notFound(response));
   };
 

@@ -1,14 +1,14 @@
 import { watch, type FSWatcher } from "node:fs";
-import { INSTANCE_COPY, RENDERS_FOLDER } from "./render-jobs.js";
+import { RENDERS_FOLDER } from "./render-jobs.js";
 
 export interface ProjectWatcher {
   close(): void;
 }
 
-/** Dotfiles, editors' swap files, dependencies and the preview's own renders and their inputs: not part of what the page shows. */
+/** Dotfiles, editors' swap files, dependencies and the preview's own renders: not part of what the page shows. */
 function ignored(file: string): boolean {
   const parts = file.split(/[\\/]/);
-  return parts[0] === RENDERS_FOLDER || INSTANCE_COPY.test(file) || parts.some((part) => part.startsWith(".") || part === "node_modules") || /(~|\.swp|\.swx)$/.test(file);
+  return parts[0] === RENDERS_FOLDER || parts.some((part) => part.startsWith(".") || part === "node_modules") || /(~|\.swp|\.swx)$/.test(file);
 }
 
 /**

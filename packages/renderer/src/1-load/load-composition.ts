@@ -40,6 +40,8 @@ export interface LoadRequest extends OptionNaming {
   readyTimeoutMs?: number;
   /** Caps on frames and size; DEFAULT_LIMITS where absent. */
   limits?: Partial<RenderLimits>;
+  /** Values for the composition's sub-composition hosts by data-composition-id, in place of their data-variable-values. */
+  instances?: Record<string, Record<string, unknown>>;
   /** The operator's network policy, which the options' `network` may only narrow; everything when absent. */
   network?: OperatorNetworkPolicy;
 }
@@ -107,6 +109,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
     network,
     pool: context.pool,
     readyTimeoutMs: request.readyTimeoutMs,
+    instances: request.instances,
     warn: warnOnce(emit),
     fonts: await pageFonts(packages),
   };

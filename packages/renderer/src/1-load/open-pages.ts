@@ -20,6 +20,8 @@ export interface PageSetup {
   readyTimeoutMs: number | undefined;
   /** The browsers' fontconfig file and the pages' fonts (the default set, the project's packages). */
   fonts: { fontconfigFile: string; page: NonNullable<CompositionPageOptions["fonts"]> };
+  /** Values for sub-composition hosts, in place of their data-variable-values. */
+  instances: Record<string, Record<string, unknown>> | undefined;
   /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
   warn: (code: string, message: string) => void;
 }
@@ -51,7 +53,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         height: composition.height,
         transparent: TRANSPARENT_FORMATS.includes(options.format),
         captureMode: mode,
-        boot: { variables: options.variables ?? {} },
+        boot: { variables: options.variables ?? {}, instances: setup.instances },
         fps: options.fps,
         readyTimeoutMs: setup.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS,
         allowMissingAssets: options.allowMissingAssets,

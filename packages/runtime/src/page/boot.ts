@@ -11,6 +11,7 @@ import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
 import { Seeker } from "./seek.js";
+import { setInstanceValues } from "./sub-compositions.js";
 import { describeTimeline } from "./timeline.js";
 import { VirtualTimers } from "./timers.js";
 import { createVariableReader } from "./variables.js";
@@ -34,6 +35,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   const errors = collectPageErrors();
   installFrameStyles();
   takeInheritance();
+  setInstanceValues(config.instances);
   const clock = new VirtualClock();
   installVirtualDateAndPerformance(clock);
   installSeededRandom(config.seed ?? DEFAULT_SEED);

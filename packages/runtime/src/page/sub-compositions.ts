@@ -17,6 +17,13 @@ export interface Instance {
   info: CompositionInfo;
 }
 
+/** Host values given at boot, by data-composition-id, when this frame is the top-level composition. */
+let givenValues: Record<string, Record<string, unknown>> = {};
+
+export function setInstanceValues(values: Record<string, Record<string, unknown>> | undefined): void {
+  if (values && !window.frameElement?.closest(HOST_SELECTOR)) givenValues = values;
+}
+
 /** Mounted instances of this frame, by host, so timing can use an instance's own duration. */
 const instances = new Map<Element, Instance>();
 
@@ -76,6 +83,8 @@ function loadFrame(frame: HTMLIFrameElement): Promise<void> {
 async function mountInstance(host: Element): Promise<Instance> {
   const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
   await checkSource(host, url);
+  const id = host.getAttribute("data-composition-id");
+  if (id !== null && Object.hasOwn(givenValues, id)) host.setAttribute("data-variable-values", JSON.stringify(givenValues[id]));
   const frame = document.createElement("iframe");
   frame.setAttribute("data-compose-instance", hostName(host));
   frame.setAttribute("scrolling", "no");
