@@ -33,8 +33,8 @@ export interface PreviewSession {
  * Starts `compose preview target`, opens its page in a new browser (which may use the clipboard)
  * and waits until the first frame shows.
  */
-export async function openPreview(target: string, options: { env?: Record<string, string> } = {}): Promise<PreviewSession> {
-  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 300_000, env: options.env });
+export async function openPreview(target: string, options: { env?: Record<string, string>; cwd?: string } = {}): Promise<PreviewSession> {
+  const preview: CliRun = startCli(["preview", target, "--port", "0"], { timeoutMs: 300_000, env: options.env, cwd: options.cwd });
   const userDataDir = await mkdtemp(join(tmpdir(), "compose-preview-browser-"));
   const [url, context] = await Promise.all([
     preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//),

@@ -18,16 +18,16 @@ function parsePort(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-/** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists the others). */
-async function previewEntry(pathArg: string): Promise<string> {
+/** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists them all). */
+async function previewEntry(pathArg: string): Promise<{ file: string; pathIsFolder: boolean }> {
   try {
-    return resolveCompositionEntry(pathArg).file;
+    return { file: resolveCompositionEntry(pathArg).file, pathIsFolder: false };
   } catch (error) {
     const folder = resolve(pathArg);
     if (!(error instanceof UsageError) || !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw error;
     const [first] = await listCompositions(folder);
     if (first === undefined) throw error;
-    return join(folder, first);
+    return { file: join(folder, first), pathIsFolder: true };
   }
 }
 
@@ -39,7 +39,7 @@ export function registerPreview(program: Command): void {
     .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
-      const entryFile = await previewEntry(pathArg);
+      const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
       const { runtimeSource, render, planMedia, framesDirectory } = await import("@compose/renderer");
@@ -51,6 +51,7 @@ export function registerPreview(program: Command): void {
           server = await startPreviewServer({
             entryFile,
             pathArg,
+            pathIsFolder,
             cwd: process.cwd(),
             host: HOST,
             port,

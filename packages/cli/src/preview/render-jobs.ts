@@ -23,8 +23,6 @@ export interface RenderJob {
 }
 
 export interface RenderJobsOptions {
-  /** The composition the page shows now, and its name for output files: renders/<name>-<time>-<n>.<ext>. */
-  entry: () => { file: string; name: string };
   /** The project directory, served at the preview's root: outputs go under its renders/ folder. */
   root: string;
   render: RenderFunction;
@@ -65,7 +63,8 @@ export function createRenderJobs(options: RenderJobsOptions) {
   /** The id of the render running or being set up; set before anything is awaited, so two requests never both start. */
   let active: string | undefined;
 
-  async function start(body: unknown): Promise<StartResult> {
+  /** Starts a render of `entry`, named `name` in output files: renders/<name>-<time>-<n>.<ext>. */
+  async function start(body: unknown, entry: { file: string; name: string }): Promise<StartResult> {
     if (!isPlainObject(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
     const unknownField = Object.keys(body).find((field) => !(PAGE_FIELDS as readonly string[]).includes(field));
     if (unknownField !== undefined) return { ok: false, problem: `${unknownField} is not an option of a render from the preview (allowed: ${PAGE_FIELDS.join(", ")})` };
@@ -84,7 +83,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
     let output: string;
     try {
       const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
-      output = await freeOutput(await rendersFolder(options.root), `${options.entry().name}-${stamp}`, outputExtension(renderOptions.format), counter);
+      output = await freeOutput(await rendersFolder(options.root), `${entry.name}-${stamp}`, outputExtension(renderOptions.format), counter);
     } catch (error) {
       active = undefined;
       return { ok: false, problem: (error as Error).message };
@@ -111,7 +110,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
       for (const listener of listeners) listener(event);
     };
     jobs.set(id, job);
-    const request = { ...options.settings, composition: options.entry().file, output, options: renderOptions, instances: instances as Record<string, Record<string, unknown>> | undefined };
+    const request = { ...options.settings, composition: entry.file, output, options: renderOptions, instances: instances as Record<string, Record<string, unknown>> | undefined };
     options.render(request, { onEvent: emit, signal: controller.signal }).catch((error: Error) => {
       // render() reports its own failures as a failed event; this is for anything else.
       if (!job.done) emit({ type: "failed", code: "internal", message: error.message });

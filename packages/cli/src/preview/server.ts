@@ -33,6 +33,8 @@ export interface PreviewServerOptions {
   entryFile: string;
   /** The path as given to compose preview, for the render command the page offers. */
   pathArg: string;
+  /** Whether the path named a folder without index.html: the page then always offers the list of compositions. */
+  pathIsFolder: boolean;
   cwd: string;
   host: string;
   /** 0 picks a free port. */
@@ -140,9 +142,18 @@ export function parseBootConfig(text: string | null): PreviewConfig {
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   // Real, as render serves it: a project file is one whose real path lies inside.
   const root = await realpath(dirname(options.entryFile));
-  /** The composition shown: the one compose preview was given, until the page picks another. */
-  let entry = { file: join(root, relative(dirname(options.entryFile), options.entryFile)), pathArg: options.pathArg };
-  const entryUrl = () => `/${relative(root, entry.file).split(sep).map(encodeURIComponent).join("/")}`;
+  /** The composition compose preview was given; each page may pick another of the project's, which it names in its requests. */
+  const defaultEntry = join(root, relative(dirname(options.entryFile), options.entryFile));
+  const urlOf = (file: string) => `/${relative(root, file).split(sep).map(encodeURIComponent).join("/")}`;
+  /** The entry a page names (a path relative to the project, `/`-separated), or the default when it names none; undefined when it is not one of the project's compositions. */
+  const entryFor = async (path: unknown): Promise<string | undefined> => {
+    if (path === undefined || path === null || path === "") return defaultEntry;
+    if (typeof path !== "string" || !(await listCompositions(root)).includes(path)) return undefined;
+    return join(root, ...path.split("/"));
+  };
+  const unknownComposition = async (path: unknown) => `composition must be one of the project's compositions: ${(await listCompositions(root)).join(", ")} (got ${JSON.stringify(path)})`;
+  /** The path of the render command: as given when it names this entry, else the entry's file, so the command runs as shown. */
+  const commandPath = (file: string) => (file === defaultEntry && !options.pathIsFolder ? options.pathArg : relative(options.cwd, file) || file);
   const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
   /** The project file a URL path names, under the rules render serves by; a folder's index.html. */
   const projectFile = async (pathname: string): Promise<string | undefined> => {
@@ -155,11 +166,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const clients = new Set<ServerResponse>();
   await mkdir(options.framesDir, { recursive: true });
   const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
-  const renders = createRenderJobs({ entry: () => ({ file: entry.file, name: options.nameOf(entry.file) }), root, render: options.render, settings: options.renderSettings });
+  const renders = createRenderJobs({ root, render: options.render, settings: options.renderSettings });
 
-  const state = async () => ({
-    ...(await readProjectState({ entryFile: entry.file, entryUrl: entryUrl(), pathArg: entry.pathArg, cwd: options.cwd, version })),
+  const state = async (file: string) => ({
+    ...(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
     compositions: await listCompositions(root),
+    pathIsFolder: options.pathIsFolder,
   });
 
   const announceChange = (files: string[]) => {
@@ -192,22 +204,9 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     request.on("close", () => clients.delete(response));
   };
 
-  /** POST /__compose/renders starts a render; POST /__compose/renders/<id>/cancel stops it. */
+  /** POST /__compose/renders starts a render of the composition it names; POST /__compose/renders/<id>/cancel stops it. */
   const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
     if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
-    if (name === "entry") {
-      const body = await readJsonBody(request);
-      if (!body.ok) return sendJson(response, 400, { error: body.problem });
-      const { path } = (body.value ?? {}) as { path?: unknown };
-      const compositions = await listCompositions(root);
-      if (typeof path !== "string" || !compositions.includes(path)) {
-        return sendJson(response, 400, { error: `path must be one of the project's compositions: ${compositions.join(", ")}` });
-      }
-      const file = join(root, ...path.split("/"));
-      entry = { file, pathArg: relative(options.cwd, file) || file };
-      announceChange([path]);
-      return sendJson(response, 200, { path });
-    }
     if (name === "media") {
       const body = await readJsonBody(request);
       if (!body.ok) return sendJson(response, 400, { error: body.problem });
@@ -225,7 +224,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (name === "renders") {
       const body = await readJsonBody(request);
       if (!body.ok) return sendJson(response, 400, { error: body.problem });
-      const started = await renders.start(body.value);
+      const { composition, ...fields } = isPlainObject(body.value) ? body.value : { composition: undefined };
+      const file = await entryFor(composition);
+      if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
+      const started = await renders.start(isPlainObject(body.value) ? fields : body.value, { file, name: options.nameOf(file) });
       if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: started.problem });
       return sendJson(response, 202, { id: started.job.id, output: started.job.outputUrl });
     }
@@ -257,7 +259,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (pathname === "/") return serveApp(response, "index.html");
     if (pathname.startsWith(PREVIEW_PREFIX)) {
       const name = pathname.slice(PREVIEW_PREFIX.length);
-      if (name === "state") return send(response, 200, "application/json; charset=utf-8", JSON.stringify(await state()));
+      if (name === "state") {
+        const composition = url.searchParams.get("composition");
+        const file = await entryFor(composition);
+        if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
+        return sendJson(response, 200, await state(file));
+      }
       if (name === "events") return events(request, response);
       const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
       if (renderEvents) {

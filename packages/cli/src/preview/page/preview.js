@@ -890,6 +890,7 @@ async function startRender() {
     workers: optionValue($("render-workers").value),
     variables: changedValues(),
     instances: changedInstances(),
+    ...(chosenComposition() ? { composition: chosenComposition() } : {}),
   };
   $("render-messages").replaceChildren();
   $("render-result").hidden = true;
@@ -978,9 +979,15 @@ function bindRenderPanel() {
 // ---------------------------------------------------------------------------------------------
 // Project state and live reload
 
+/** The composition this tab shows, kept in its URL (`?composition=scenes/intro.html`); "" for the one compose preview was given. */
+function chosenComposition() {
+  return new URLSearchParams(location.search).get("composition") ?? "";
+}
+
 async function fetchState() {
-  const response = await fetch("/__compose/state", { cache: "no-store" });
-  if (!response.ok) throw new Error(`the preview server answered ${response.status}`);
+  const chosen = chosenComposition();
+  const response = await fetch(`/__compose/state${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" });
+  if (!response.ok) throw new Error((await response.json().catch(() => undefined))?.error ?? `the preview server answered ${response.status}`);
   return response.json();
 }
 
@@ -1015,11 +1022,11 @@ async function refresh() {
   showLint();
 }
 
-/** The project's compositions, offered when there is more than one; picking one makes the server show it. */
+/** The project's compositions, offered when there is more than one or the preview was given a folder without index.html. */
 function buildCompositionPicker() {
   const compositions = app.state?.compositions ?? [];
   const current = decodeURIComponent(app.state.entry.url.slice(1));
-  $("composition-picker").hidden = compositions.length < 2;
+  $("composition-picker").hidden = compositions.length < 2 && !app.state.pathIsFolder;
   const list = $("composition-list");
   if (JSON.stringify([...list.options].map((option) => option.value)) !== JSON.stringify(compositions)) {
     list.replaceChildren(...compositions.map((path) => element("option", { value: path }, path)));
@@ -1027,10 +1034,15 @@ function buildCompositionPicker() {
   list.value = current;
 }
 
+/** Shows another composition in this tab only: the choice lives in the tab's URL. */
 async function pickComposition(path) {
-  const response = await fetch("/__compose/entry", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ path }) });
-  if (!response.ok) setStatus((await response.json()).error, true);
-  // The server announces the change; the page then reloads the state and the frame.
+  history.replaceState(null, "", `?composition=${encodeURIComponent(path)}`);
+  try {
+    await refresh();
+  } catch (error) {
+    setStatus(String(error?.message ?? error), true);
+  }
+  requestReload();
 }
 
 function listenForChanges() {
