@@ -1,33 +1,13 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions, type CompositionVariable, type LintFinding } from "@compose/core";
+import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
+import type { PreviewState } from "./preview-state.js";
 
-export interface PreviewState {
-  /** Increases with every change of a project file. */
-  version: number;
-  entry: {
-    /** URL path of the entry HTML on the preview server. */
-    url: string;
-    /** Path relative to the directory compose preview runs in. */
-    file: string;
-  };
-  /** `compose render <path>`, the start of the command the copy button builds. */
-  renderCommand: string;
-  /** What the render panel offers, from the options schema (a folder of PNGs is left to the CLI). */
-  renderChoices: { formats: string[]; qualities: string[]; fps: number[]; defaults: { format: string; quality: string; fps: number; workers: number | "auto" } };
-  /** Undefined members: not readable statically (lint says why). */
-  composition: { id?: string; width?: number; height?: number; duration?: number };
-  /** Valid declarations, in declaration order. */
-  variables: CompositionVariable[];
-  /** Sub-composition instances whose composition declares variables: their host's values and those declarations. */
-  instances: Array<{ id: string; src: string; values: Record<string, unknown>; variables: CompositionVariable[] }>;
-  lint: { errors: number; warnings: number; files: string[]; findings: LintFinding[] };
-  /** Set when the entry cannot be read at all. */
-  error?: string;
-}
+/** The entry's part of the state; the server adds what concerns the whole project. */
+export type EntryState = Omit<PreviewState, "compositions" | "pathIsFolder">;
 
 /** A path as a shell word: left alone when it is plain, else single-quoted. */
 export function shellWord(word: string): string {
@@ -47,10 +27,10 @@ function renderChoices(): PreviewState["renderChoices"] {
 }
 
 /** Reads the composition's metadata and lints the project, as `compose lint` does. */
-export async function readProjectState(options: { entryFile: string; entryUrl: string; pathArg: string; cwd: string; version: number }): Promise<PreviewState> {
+export async function readProjectState(options: { entryFile: string; entryUrl: string; pathArg: string; cwd: string; version: number }): Promise<EntryState> {
   const entryFile = relative(options.cwd, options.entryFile) || options.entryFile;
   const pathArg = options.pathArg.replace(/(.)\/+$/, "$1");
-  const state: PreviewState = {
+  const state: EntryState = {
     version: options.version,
     entry: { url: options.entryUrl, file: entryFile },
     renderCommand: `compose render ${shellWord(pathArg)}`,

@@ -13,8 +13,12 @@ import { readProjectState } from "./project-state.js";
 import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
-/** The preview page's own files: plain HTML, CSS and JS, served as they are (no build step). */
-const APP_DIR = fileURLToPath(new URL("../../src/preview/page/", import.meta.url));
+/** The preview page's own files: its HTML and CSS as written, its script as bundled from the page's modules. */
+const APP_FILES: Record<string, string> = {
+  "index.html": fileURLToPath(new URL("../../src/preview/page/index.html", import.meta.url)),
+  "preview.css": fileURLToPath(new URL("../../src/preview/page/preview.css", import.meta.url)),
+  "preview.js": fileURLToPath(new URL("./page/preview.js", import.meta.url)),
+};
 /** Everything the preview itself serves lives under this prefix; the rest is the project. */
 export const PREVIEW_PREFIX = "/__compose/";
 /** Query parameter of the composition page's URL holding the runtime's boot config as JSON. */
@@ -188,10 +192,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   };
 
   const serveApp = async (response: ServerResponse, name: string): Promise<void> => {
+    const file = Object.hasOwn(APP_FILES, name) ? APP_FILES[name] : undefined;
     const type = APP_TYPES[extname(name)];
-    if (!type || name.includes("/") || name.startsWith(".")) return notFound(response);
+    if (!file || !type) return notFound(response);
     try {
-      send(response, 200, type, await readFile(join(APP_DIR, name)));
+      send(response, 200, type, await readFile(file));
     } catch {
       notFound(response);
     }

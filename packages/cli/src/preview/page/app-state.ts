@@ -1,0 +1,62 @@
+// What the page knows and has asked for, shared by its panels.
+import type { ComposeApi, MediaDescription } from "@compose/runtime";
+import type { PreviewState } from "../preview-state.js";
+import type { Values } from "./values.js";
+
+export const RENDER_DEFAULT_FPS = 30;
+
+export interface App {
+  /** The server's view of the project (see project-state.ts). */
+  state: PreviewState | undefined;
+  fps: number;
+  /** Duration in seconds, from the runtime once the frame is ready (else the static metadata). */
+  duration: number | undefined;
+  totalFrames: number;
+  /** The frame asked for, and the frame the current iframe shows (undefined: not seeked yet). */
+  target: number;
+  shown: number | undefined;
+  /** Variable id -> current widget value. */
+  values: Values;
+  /** Instance id (its host's data-composition-id) -> variable id -> current widget value. */
+  instanceValues: Record<string, Values>;
+  /** The boot config (JSON) the current iframe was loaded with. */
+  loadedConfig: string | undefined;
+  /** The current iframe's window.__compose, once ready. */
+  api: ComposeApi | undefined;
+  wantReload: boolean;
+  busy: boolean;
+  applyTimer: ReturnType<typeof setTimeout> | undefined;
+  playing: boolean;
+  idleWaiters: Array<() => void>;
+  /** Errors of the current frame: ready() failures and the runtime's collected page errors. */
+  frameErrors: string[];
+  /** Whether the composition builds its state frame by frame, learnt from any of its pages. */
+  needsHistory: boolean;
+  /** The composition's timed media (describeMedia), once planned: what plays while playing. */
+  media: MediaDescription[];
+}
+
+export const app: App = {
+  state: undefined,
+  fps: RENDER_DEFAULT_FPS,
+  duration: undefined,
+  totalFrames: 1,
+  target: 0,
+  shown: undefined,
+  values: {},
+  instanceValues: {},
+  loadedConfig: undefined,
+  api: undefined,
+  wantReload: false,
+  busy: false,
+  applyTimer: undefined,
+  playing: false,
+  idleWaiters: [],
+  frameErrors: [],
+  needsHistory: false,
+  media: [],
+};
+
+export function frameTime(frame: number): number {
+  return frame / app.fps;
+}

@@ -1,0 +1,88 @@
+// The compose preview page, bundled from these modules into the one script index.html loads.
+//
+// The composition runs in an iframe whose HTML the server sends with the page runtime as its first
+// script (the same bundle and boot call render injects), booted with the variables chosen here.
+import { app, frameTime } from "./app-state.js";
+import { $, $input, $select, errorText } from "./dom.js";
+import { setStatus } from "./findings.js";
+import { bindProject, listenForChanges, refresh } from "./project.js";
+import { bindRenderPanel, updateCommand } from "./render-panel.js";
+import { bindTimeline, zoomBy } from "./timeline.js";
+import { buildVariablesPanel, resetValues, scheduleApply } from "./variables-panel.js";
+import { fitStage, requestReload, seekTo, setPlaying, updateTiming } from "./viewer.js";
+
+function bindTransport(): void {
+  $("play").addEventListener("click", () => setPlaying(!app.playing));
+  $("prev-frame").addEventListener("click", () => {
+    setPlaying(false);
+    seekTo(app.target - 1);
+  });
+  $("next-frame").addEventListener("click", () => {
+    setPlaying(false);
+    seekTo(app.target + 1);
+  });
+  $("scrubber").addEventListener("input", () => {
+    setPlaying(false);
+    seekTo(Number($input("scrubber").value));
+  });
+  $("fps").addEventListener("change", () => {
+    // Keep the time, not the frame number.
+    const time = frameTime(app.target);
+    app.fps = Number($select("fps").value);
+    updateTiming();
+    // History is played once per frame, so another frame rate is another history; video frames
+    // are extracted at the frame rate.
+    if (app.needsHistory || app.media.length > 0) requestReload();
+    seekTo(Math.round(time * app.fps));
+    updateCommand();
+  });
+  new ResizeObserver(fitStage).observe($("viewport"));
+}
+
+function bindVariables(): void {
+  $("reset-variables").addEventListener("click", () => {
+    resetValues();
+    buildVariablesPanel();
+    updateCommand();
+    scheduleApply(0);
+  });
+  $("variables").addEventListener("submit", (event) => event.preventDefault());
+  $("instance-variables").addEventListener("submit", (event) => event.preventDefault());
+}
+
+/** Keys act when the focus is not in a text field, a list or a button. */
+function bindKeyboard(): void {
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target instanceof HTMLElement && target.closest("input, select, textarea, button") !== null;
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === " ") setPlaying(!app.playing);
+    else if (event.key === "ArrowLeft") seekTo(app.target - (event.shiftKey ? app.fps : 1));
+    else if (event.key === "ArrowRight") seekTo(app.target + (event.shiftKey ? app.fps : 1));
+    else if (event.key === "Home") seekTo(0);
+    else if (event.key === "End") seekTo(app.totalFrames - 1);
+    else if (event.key === "+" || event.key === "=") zoomBy(1);
+    else if (event.key === "-") zoomBy(-1);
+    else return;
+    event.preventDefault();
+  });
+}
+
+async function start(): Promise<void> {
+  bindTransport();
+  bindVariables();
+  bindKeyboard();
+  bindTimeline();
+  bindRenderPanel();
+  bindProject();
+  try {
+    await refresh();
+  } catch (error) {
+    setStatus(errorText(error), true);
+    return;
+  }
+  listenForChanges();
+  requestReload();
+}
+
+void start();

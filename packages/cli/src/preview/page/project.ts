@@ -1,0 +1,88 @@
+// The project as the server sees it: the state of the composition this tab shows, the list to
+// pick another from, and reloading when a file changes.
+import type { PreviewState } from "../preview-state.js";
+import { app } from "./app-state.js";
+import { $, $select, element, errorText } from "./dom.js";
+import { setStatus, showLint } from "./findings.js";
+import { buildRenderPanel, updateCommand } from "./render-panel.js";
+import { resetTimeline } from "./timeline.js";
+import { adoptDeclarations } from "./values.js";
+import { buildVariablesPanel, resetInstanceValues } from "./variables-panel.js";
+import { fitStage, requestReload, updateTiming } from "./viewer.js";
+
+/** The composition this tab shows, kept in its URL (`?composition=scenes/intro.html`); "" for the one compose preview was given. */
+export function chosenComposition(): string {
+  return new URLSearchParams(location.search).get("composition") ?? "";
+}
+
+async function fetchState(): Promise<PreviewState> {
+  const chosen = chosenComposition();
+  const response = await fetch(`/__compose/state${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" });
+  if (!response.ok) throw new Error(((await response.json().catch(() => undefined)) as { error?: string } | undefined)?.error ?? `the preview server answered ${response.status}`);
+  return (await response.json()) as PreviewState;
+}
+
+export async function refresh(): Promise<void> {
+  const previous = app.state;
+  const state = await fetchState();
+  app.state = state;
+  const declarationsChanged = JSON.stringify(previous?.variables) !== JSON.stringify(state.variables);
+  const instancesChanged = JSON.stringify(previous?.instances) !== JSON.stringify(state.instances);
+  if (declarationsChanged) app.values = adoptDeclarations(state.variables, previous?.variables, app.values);
+  if (instancesChanged) resetInstanceValues();
+  if (declarationsChanged || instancesChanged) buildVariablesPanel();
+  const { id } = state.composition;
+  $("composition-name").textContent = `${id ?? "(no composition element)"} — ${state.entry.file}`;
+  document.title = `${id ?? state.entry.file} — compose preview`;
+  if (app.duration === undefined) {
+    app.duration = state.composition.duration;
+    updateTiming();
+  }
+  if (previous && previous.entry.url !== state.entry.url) {
+    // Another composition: its own duration, timeline and frames.
+    app.duration = state.composition.duration;
+    app.target = 0;
+    app.needsHistory = false;
+    resetTimeline();
+    updateTiming();
+  }
+  buildCompositionPicker(state);
+  fitStage();
+  buildRenderPanel();
+  updateCommand();
+  showLint();
+}
+
+/** The project's compositions, offered when there is more than one or the preview was given a folder without index.html. */
+function buildCompositionPicker(state: PreviewState): void {
+  const { compositions } = state;
+  $("composition-picker").hidden = compositions.length < 2 && !state.pathIsFolder;
+  const list = $select("composition-list");
+  if (JSON.stringify([...list.options].map((option) => option.value)) !== JSON.stringify(compositions)) {
+    list.replaceChildren(...compositions.map((path) => element("option", { value: path }, path)));
+  }
+  list.value = decodeURIComponent(state.entry.url.slice(1));
+}
+
+/** Shows another composition in this tab only: the choice lives in the tab's URL. */
+async function pickComposition(path: string): Promise<void> {
+  history.replaceState(null, "", `?composition=${encodeURIComponent(path)}`);
+  await refreshAndReload();
+}
+
+async function refreshAndReload(): Promise<void> {
+  try {
+    await refresh();
+  } catch (error) {
+    setStatus(errorText(error), true);
+  }
+  requestReload();
+}
+
+export function bindProject(): void {
+  $select("composition-list").addEventListener("change", () => void pickComposition($select("composition-list").value));
+}
+
+export function listenForChanges(): void {
+  new EventSource("/__compose/events").addEventListener("change", () => void refreshAndReload());
+}

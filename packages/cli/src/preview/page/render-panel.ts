@@ -1,0 +1,170 @@
+// The render panel: render() on the preview server with the page's values, its events streamed
+// back; and the matching `compose render` command to copy.
+import type { RenderEvent } from "@compose/renderer";
+import { app, RENDER_DEFAULT_FPS } from "./app-state.js";
+import { $, $input, $select, element, errorText } from "./dom.js";
+import { chosenComposition } from "./project.js";
+import { renderCommand } from "./values.js";
+import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
+
+type PanelState = "running" | "refused" | "finished" | "failed" | "cancelled";
+
+const render: { id: string | undefined; events: EventSource | undefined; output: string | undefined; state: PanelState | undefined } = {
+  id: undefined,
+  events: undefined,
+  output: undefined,
+  state: undefined,
+};
+
+function fillSelect(select: HTMLSelectElement, values: ReadonlyArray<string | number>, chosen: string | number): void {
+  if (select.options.length > 0) return;
+  select.replaceChildren(...values.map((value) => element("option", { value }, String(value))));
+  select.value = String(chosen);
+}
+
+export function buildRenderPanel(): void {
+  const choices = app.state?.renderChoices;
+  if (!choices) return;
+  fillSelect($select("render-format"), choices.formats, choices.defaults.format);
+  fillSelect($select("render-quality"), choices.qualities, choices.defaults.quality);
+  fillSelect($select("render-fps"), choices.fps, choices.defaults.fps);
+}
+
+function renderMessage(kind: string, code: string, message: string): void {
+  $("render-messages").append(element("li", { class: kind, "data-code": code }, element("span", { class: "severity" }, kind), element("code", {}, code), " ", message));
+}
+
+function setRendering(running: boolean): void {
+  $<HTMLButtonElement>("render-start").disabled = running;
+  $("render-cancel").hidden = !running;
+  $("render-panel").dataset.state = running ? "running" : (render.state ?? "idle");
+}
+
+/** Whole numbers as numbers, the rest as typed: the server's schema names what is allowed. */
+export function optionValue(text: string): string | number {
+  return /^-?\d+$/.test(text.trim()) ? Number(text) : text.trim();
+}
+
+async function startRender(): Promise<void> {
+  const composition = chosenComposition();
+  const body = {
+    format: $select("render-format").value,
+    quality: $select("render-quality").value,
+    fps: optionValue($select("render-fps").value),
+    workers: optionValue($input("render-workers").value),
+    variables: pageChangedValues(),
+    instances: pageChangedInstances(),
+    ...(composition ? { composition } : {}),
+  };
+  $("render-messages").replaceChildren();
+  $("render-result").hidden = true;
+  $("render-progress").hidden = true;
+  render.state = undefined;
+  setRendering(true);
+  $("render-status").textContent = "starting…";
+  let answer: { id: string; error?: string };
+  try {
+    const response = await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    answer = (await response.json()) as { id: string; error?: string };
+    if (!response.ok) throw new Error(answer.error ?? `the preview server answered ${response.status}`);
+  } catch (error) {
+    render.state = "refused";
+    setRendering(false);
+    $("render-status").textContent = errorText(error);
+    return;
+  }
+  render.id = answer.id;
+  const events = new EventSource(`/__compose/renders/${answer.id}/events`);
+  render.events = events;
+  events.addEventListener("message", (message: MessageEvent<string>) => showRenderEvent(JSON.parse(message.data) as RenderEvent | { type: "output"; url: string }));
+}
+
+function showRenderEvent(event: RenderEvent | { type: "output"; url: string }): void {
+  const progress = $<HTMLProgressElement>("render-progress");
+  switch (event.type) {
+    case "output":
+      render.output = event.url;
+      break;
+    case "started":
+      progress.hidden = false;
+      progress.value = 0;
+      $("render-status").textContent = `rendering ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps, ${event.workers} worker${event.workers === 1 ? "" : "s"}`;
+      break;
+    case "progress":
+      progress.value = event.percent;
+      $("render-status").textContent = `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
+      break;
+    case "warning":
+      renderMessage("warning", event.code, event.message);
+      break;
+    case "finished": {
+      progress.value = 100;
+      const output = render.output ?? "";
+      const megabytes = (event.sizeBytes / 1e6).toFixed(2);
+      $("render-status").textContent = `finished: ${event.frames} frames, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+      $<HTMLVideoElement>("render-video").src = `${output}?t=${Date.now()}`;
+      const link = $<HTMLAnchorElement>("render-link");
+      link.href = output;
+      link.download = output.split("/").pop() ?? "";
+      link.textContent = `Download ${decodeURIComponent(output.slice(1))}`;
+      $("render-result").hidden = false;
+      endRender("finished");
+      break;
+    }
+    case "failed":
+      renderMessage("error", event.code, event.message);
+      $("render-status").textContent = event.code === "cancelled" ? "cancelled" : "failed";
+      endRender(event.code === "cancelled" ? "cancelled" : "failed");
+      break;
+  }
+}
+
+function endRender(state: PanelState): void {
+  // The stream ends here; an EventSource left open would reconnect and replay it.
+  render.events?.close();
+  render.events = undefined;
+  render.state = state;
+  setRendering(false);
+}
+
+async function cancelRender(): Promise<void> {
+  if (render.id === undefined) return;
+  await fetch(`/__compose/renders/${render.id}/cancel`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+}
+
+function pageRenderCommand(): string {
+  return app.state ? renderCommand(app.state.renderCommand, app.fps, RENDER_DEFAULT_FPS, pageChangedValues()) : "";
+}
+
+export function updateCommand(): void {
+  $("render-command").textContent = pageRenderCommand();
+}
+
+async function copyCommand(): Promise<void> {
+  const text = pageRenderCommand();
+  $("render-command").textContent = text;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch {
+    // No clipboard permission (or an insecure context): select the text and copy the old way.
+    const range = document.createRange();
+    range.selectNodeContents($("render-command"));
+    const selection = getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+    copied = document.execCommand("copy");
+  }
+  $("copy-result").textContent = copied ? "Copied" : "Select the command and copy it";
+  setTimeout(() => ($("copy-result").textContent = ""), 2000);
+}
+
+export function bindRenderPanel(): void {
+  $("render-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    void startRender();
+  });
+  $("render-cancel").addEventListener("click", () => void cancelRender());
+  $("copy-command").addEventListener("click", () => void copyCommand());
+}

@@ -1,0 +1,144 @@
+// The timeline panel: one lane per track, clips to scale, instances that unfold, a playhead;
+// click or drag to seek.
+import type { TimelineEntry } from "@compose/runtime";
+import { app, frameTime } from "./app-state.js";
+import { $, $input, element } from "./dom.js";
+import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
+import { seekTo, setPlaying } from "./viewer.js";
+
+/** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
+const LABEL_WIDTH = 140;
+
+const timeline = {
+  /** The composition's timed elements from the runtime (describeTimeline), after each load. */
+  entries: [] as TimelineEntry[],
+  /** Keys of the instances shown with their own lanes. */
+  expanded: new Set<string>(),
+  /** Pixels per second as last drawn. */
+  scale: 1,
+};
+
+export function setTimelineEntries(entries: TimelineEntry[]): void {
+  timeline.entries = entries;
+}
+
+/** Another composition: nothing of the last one stays unfolded. */
+export function resetTimeline(): void {
+  timeline.expanded.clear();
+}
+
+function sourcePath(src: string): string {
+  try {
+    const url = new URL(src);
+    return url.origin === location.origin ? decodeURIComponent(url.pathname) : src;
+  } catch {
+    return src;
+  }
+}
+
+/** Pixels per second: the whole composition fits the panel at zoom 0; each zoom step doubles. */
+function timelineScale(): number {
+  const available = $("timeline-scroll").clientWidth - LABEL_WIDTH - 32;
+  const fit = Math.max(8, available / Math.max(app.duration ?? 1, 1 / app.fps));
+  return fit * 2 ** Number($input("zoom").value);
+}
+
+function drawRuler(duration: number, scale: number): void {
+  $("ruler").replaceChildren(
+    ...rulerTicks(duration, scale).map(({ seconds, left }) => {
+      const tick = element("span", {}, `${seconds} s`);
+      tick.style.left = `${left}px`;
+      return tick;
+    }),
+  );
+}
+
+function clipElement({ entry, key }: LaneItem, duration: number, scale: number): HTMLElement {
+  const start = entry.start ?? 0;
+  const length = entry.duration ?? Math.max(0, duration - start);
+  const clip = element("div", { class: "clip", "data-kind": entry.kind, "data-key": key, "data-label": entryLabel(entry), title: describeEntry(entry, sourcePath) });
+  clip.classList.toggle("open-ended", entry.duration === undefined);
+  clip.style.left = `${start * scale}px`;
+  clip.style.width = `${length * scale}px`;
+  if (entry.children) {
+    const open = timeline.expanded.has(key);
+    const toggle = element(
+      "button",
+      { type: "button", class: "expand", "aria-expanded": String(open), "aria-label": `${open ? "Collapse" : "Expand"} ${entryLabel(entry)}` },
+      open ? "▾" : "▸",
+    );
+    toggle.addEventListener("click", () => {
+      if (open) timeline.expanded.delete(key);
+      else timeline.expanded.add(key);
+      drawTimeline();
+    });
+    clip.append(toggle);
+  }
+  clip.append(entryLabel(entry));
+  return clip;
+}
+
+export function drawTimeline(): void {
+  // Redrawing replaces the clips: an expander that had the focus keeps it.
+  const focusedKey = (document.activeElement?.closest(".clip") as HTMLElement | null | undefined)?.dataset.key;
+  const duration = app.duration ?? 0;
+  const scale = timelineScale();
+  timeline.scale = scale;
+  $("timeline").style.setProperty("--label-width", `${LABEL_WIDTH}px`);
+  $("timeline").style.width = `${LABEL_WIDTH + duration * scale + 8}px`;
+  drawRuler(duration, scale);
+  $("lanes").replaceChildren(
+    ...timelineLanes(timeline.entries, timeline.expanded).map((lane) => {
+      const track = element("div", { class: "lane-track" }, ...lane.items.map((item) => clipElement(item, duration, scale)));
+      const row = element("div", { class: `lane${lane.depth > 0 ? " nested" : ""}`, "data-track": lane.track === Infinity ? "" : lane.track });
+      row.append(element("div", { class: "lane-label", title: lane.label }, lane.label), track);
+      return row;
+    }),
+  );
+  if (focusedKey !== undefined) document.querySelector<HTMLElement>(`.clip[data-key="${CSS.escape(focusedKey)}"] .expand`)?.focus();
+  movePlayhead();
+}
+
+export function movePlayhead(): void {
+  $("playhead").style.left = `${LABEL_WIDTH + frameTime(app.target) * timeline.scale}px`;
+  $("timeline").setAttribute("aria-valuemax", String(app.totalFrames - 1));
+  $("timeline").setAttribute("aria-valuenow", String(app.target));
+  $("timeline").setAttribute("aria-valuetext", `frame ${app.target}, ${frameTime(app.target).toFixed(3)} s`);
+}
+
+/** The frame under a pointer on the timeline. */
+function frameAt(clientX: number): number {
+  const x = clientX - $("timeline").getBoundingClientRect().left - LABEL_WIDTH;
+  return Math.round((Math.max(0, x) / timeline.scale) * app.fps);
+}
+
+export function setZoom(value: number): void {
+  const zoom = $input("zoom");
+  zoom.value = String(Math.max(Number(zoom.min), Math.min(Number(zoom.max), value)));
+  drawTimeline();
+}
+
+export function zoomBy(steps: number): void {
+  setZoom(Number($input("zoom").value) + steps);
+}
+
+export function bindTimeline(): void {
+  const area = $("timeline");
+  area.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || (event.target as Element).closest("button")) return;
+    setPlaying(false);
+    area.setPointerCapture(event.pointerId);
+    seekTo(frameAt(event.clientX));
+  });
+  area.addEventListener("pointermove", (event) => {
+    if (area.hasPointerCapture(event.pointerId)) seekTo(frameAt(event.clientX));
+  });
+  area.addEventListener("mouseover", (event) => {
+    const clip = (event.target as Element).closest?.(".clip");
+    $("timeline-hover").textContent = clip ? clip.getAttribute("title") : "";
+  });
+  $("zoom").addEventListener("input", drawTimeline);
+  $("zoom-in").addEventListener("click", () => zoomBy(1));
+  $("zoom-out").addEventListener("click", () => zoomBy(-1));
+  new ResizeObserver(drawTimeline).observe($("timeline-scroll"));
+}

@@ -1,0 +1,166 @@
+// The variables panel: a widget per declared variable, a group per sub-composition instance.
+import type { CompositionVariable } from "@compose/core";
+import { app } from "./app-state.js";
+import { $, element } from "./dom.js";
+import { updateCommand } from "./render-panel.js";
+import { bootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
+import { requestReload, updatePending } from "./viewer.js";
+
+/** Text and number fields apply this long after the last keystroke; other widgets at once. */
+const TYPING_DELAY_MS = 150;
+
+/**
+ * Where a widget's value lives: the top-level composition's values (the boot config's), or one
+ * sub-composition instance's (its host's data-variable-values, starting from what the author wrote).
+ */
+interface Scope {
+  key: string;
+  idPrefix: string;
+  values: Values;
+  base(variable: CompositionVariable): unknown;
+}
+
+function topScope(): Scope {
+  return { key: "", idPrefix: "variable-", values: app.values, base: (variable) => variable.default };
+}
+
+function instanceScope(instance: InstanceDeclarations): Scope {
+  app.instanceValues[instance.id] ??= {};
+  return { key: instance.id, idPrefix: `instance-${instance.id}-`, values: app.instanceValues[instance.id]!, base: (variable) => instanceBase(instance, variable) };
+}
+
+export function pageChangedValues(): Values {
+  return changedValues(app.state?.variables ?? [], app.values);
+}
+
+export function pageChangedInstances(): Record<string, Values> {
+  return changedInstances(app.state?.instances ?? [], app.instanceValues);
+}
+
+export function currentBootConfig(): ReturnType<typeof bootConfig> {
+  return bootConfig(pageChangedValues(), pageChangedInstances());
+}
+
+export function resetInstanceValues(): void {
+  app.instanceValues = hostValues(app.state?.instances ?? []);
+}
+
+export function resetValues(): void {
+  app.values = Object.fromEntries((app.state?.variables ?? []).map((variable) => [variable.id, variable.default]));
+  resetInstanceValues();
+}
+
+/** Sets a value from a widget and applies it (after `delay` ms, so typing does not reload per key). */
+function setValue(scope: Scope, variable: CompositionVariable, value: unknown, delay: number): void {
+  scope.values[variable.id] = value;
+  document
+    .querySelector(`[data-scope="${CSS.escape(scope.key)}"] [data-variable="${CSS.escape(variable.id)}"]`)
+    ?.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
+  updateCommand();
+  scheduleApply(delay);
+}
+
+export function scheduleApply(delay: number): void {
+  clearTimeout(app.applyTimer);
+  app.applyTimer = setTimeout(() => {
+    app.applyTimer = undefined;
+    if (JSON.stringify(currentBootConfig()) !== app.loadedConfig) requestReload();
+    updatePending();
+  }, delay);
+  updatePending();
+}
+
+function numberWidget(id: string, variable: Extract<CompositionVariable, { type: "number" }>, value: unknown, apply: (value: number, delay: number) => void): HTMLElement[] {
+  const input = element("input", { id, type: "number", min: variable.min, max: variable.max, step: variable.step ?? "any" });
+  input.value = String(value);
+  const parts: HTMLElement[] = [input];
+  let slider: HTMLInputElement | undefined;
+  if (variable.min !== undefined && variable.max !== undefined) {
+    const range = element("input", { type: "range", min: variable.min, max: variable.max, step: variable.step ?? "any", "aria-label": `${variable.label} slider` });
+    range.value = String(value);
+    range.addEventListener("input", () => {
+      input.value = range.value;
+      apply(Number(range.value), 0);
+    });
+    parts.push(range);
+    slider = range;
+  }
+  if (variable.unit) parts.push(element("span", { class: "unit" }, variable.unit));
+  input.addEventListener("input", () => {
+    if (input.value.trim() === "" || !Number.isFinite(input.valueAsNumber)) return;
+    if (slider) slider.value = input.value;
+    apply(input.valueAsNumber, TYPING_DELAY_MS);
+  });
+  return parts;
+}
+
+/** The widget for one declaration, chosen from its type and fields, labelled by its label. */
+function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElement {
+  const id = `${scope.idPrefix}${variable.id}`;
+  const value = scope.values[variable.id];
+  const row = element("div", { class: "variable", "data-variable": variable.id, "data-type": variable.type });
+  row.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
+  const control = element("div", { class: "control" });
+  row.append(element("label", { for: id }, variable.label), control);
+  const apply = (next: unknown, delay: number) => setValue(scope, variable, next, delay);
+
+  switch (variable.type) {
+    case "string": {
+      const input = element("input", { id, type: "text", placeholder: variable.placeholder, maxlength: variable.maxLength });
+      input.value = String(value);
+      input.addEventListener("input", () => apply(variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength), TYPING_DELAY_MS));
+      control.append(input);
+      break;
+    }
+    case "number":
+      control.append(...numberWidget(id, variable, value, apply));
+      break;
+    case "color": {
+      const input = element("input", { id, type: "color" });
+      input.value = String(value).toLowerCase();
+      const hex = element("span", { class: "hex" }, input.value);
+      input.addEventListener("input", () => {
+        hex.textContent = input.value;
+        apply(input.value, 0);
+      });
+      control.append(input, hex);
+      break;
+    }
+    case "boolean": {
+      const input = element("input", { id, type: "checkbox" });
+      input.checked = Boolean(value);
+      input.addEventListener("change", () => apply(input.checked, 0));
+      control.append(input);
+      break;
+    }
+    case "enum": {
+      const select = element("select", { id });
+      for (const option of variable.options) select.append(element("option", { value: option.value }, option.label));
+      select.value = String(value);
+      select.addEventListener("change", () => apply(select.value, 0));
+      control.append(select);
+      break;
+    }
+  }
+  return row;
+}
+
+export function buildVariablesPanel(): void {
+  const variables = app.state?.variables ?? [];
+  const scope = topScope();
+  $("variables").replaceChildren(...variables.map((variable) => variableWidget(variable, scope)));
+  const instances = app.state?.instances ?? [];
+  $("instance-variables").replaceChildren(
+    ...instances.map((instance) => {
+      const scope = instanceScope(instance);
+      return element(
+        "fieldset",
+        { class: "instance", "data-scope": instance.id },
+        element("legend", {}, `${instance.id} (${instance.src})`),
+        ...instance.variables.map((variable) => variableWidget(variable, scope)),
+      );
+    }),
+  );
+  $("no-variables").hidden = variables.length > 0 || instances.length > 0;
+  $("reset-variables").hidden = variables.length === 0 && instances.length === 0;
+}

@@ -1,0 +1,274 @@
+// The viewer: the composition in an iframe, seeked frame by frame as a render seeks it, and the
+// transport under it. Every frame shown is `__compose.seek(frame / fps)`; a composition that
+// builds its state frame by frame (`__compose.needsHistory`) is played through every frame from
+// 0, and reloaded when asked for an earlier frame.
+import type { ComposeApi, CompositionInfo } from "@compose/runtime";
+import { app, frameTime } from "./app-state.js";
+import { $, $input, element, errorText } from "./dom.js";
+import { setStatus, showFrameErrors } from "./findings.js";
+import { prepareFrameMedia, setMedia, syncSound } from "./sound.js";
+import { drawTimeline, movePlayhead, setTimelineEntries } from "./timeline.js";
+import { currentBootConfig } from "./variables-panel.js";
+
+const READY_TIMEOUT_MS = 30_000;
+/** Probing media and extracting video frames, as render does before its first frame. */
+const MEDIA_TIMEOUT_MS = 180_000;
+const CONFIG_PARAMETER = "__compose_config";
+
+/**
+ * Per composition page (its __compose): the last frame it was seeked to, when it was seeked
+ * through every frame from 0 in order; absent when it jumped.
+ */
+const playedThrough = new WeakMap<ComposeApi, number | undefined>();
+
+export function compositionSize(): { width: number; height: number } {
+  const { width, height } = app.state?.composition ?? {};
+  return { width: width !== undefined && width > 0 ? width : 640, height: height !== undefined && height > 0 ? height : 360 };
+}
+
+/** Scales the composition's own size down to fit the viewer (never up), keeping its aspect. */
+export function fitStage(): void {
+  const { width, height } = compositionSize();
+  const viewport = $("viewport");
+  const style = getComputedStyle(viewport);
+  const availableWidth = viewport.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const availableHeight = viewport.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const scale = Math.max(0.05, Math.min(1, availableWidth / width, availableHeight / height));
+  $("stage").style.width = `${width * scale}px`;
+  $("stage").style.height = `${height * scale}px`;
+  $("frames").style.width = `${width}px`;
+  $("frames").style.height = `${height}px`;
+  $("frames").style.transform = `scale(${scale})`;
+  $("stage").dataset.scale = String(scale);
+  snapStage();
+  $("composition-size").textContent = `${width}x${height} at ${Math.round(scale * 100)}%`;
+}
+
+/**
+ * Moves the stage onto whole device pixels: centring can leave it half a pixel off, and a
+ * composition drawn at a fractional offset is resampled, so it would not match the render.
+ */
+function snapStage(): void {
+  const stage = $("stage");
+  stage.style.left = stage.style.top = "";
+  const box = stage.getBoundingClientRect();
+  const snap = (value: number) => (Math.round(value * devicePixelRatio) - value * devicePixelRatio) / devicePixelRatio;
+  stage.style.left = `${snap(box.left)}px`;
+  stage.style.top = `${snap(box.top)}px`;
+}
+
+export function updateTiming(): void {
+  const duration = app.duration;
+  app.totalFrames = duration === undefined ? 1 : Math.max(1, Math.round(duration * app.fps));
+  app.target = Math.min(app.target, app.totalFrames - 1);
+  $input("scrubber").max = String(app.totalFrames - 1);
+  $("duration").textContent = duration === undefined ? "?" : duration.toFixed(3);
+  $("last-frame").textContent = String(app.totalFrames - 1);
+  updateReadout();
+  drawTimeline();
+}
+
+function updateReadout(): void {
+  const frame = app.target;
+  $input("scrubber").value = String(frame);
+  $("time").textContent = frameTime(frame).toFixed(3);
+  $("frame").textContent = String(frame);
+  movePlayhead();
+}
+
+/** Publishes on the stage what the page is doing, for tests and for anyone reading the DOM. */
+export function updatePending(): void {
+  const pending = app.busy || app.wantReload || app.applyTimer !== undefined;
+  const stage = $("stage");
+  stage.dataset.pending = String(pending);
+  if (app.shown === undefined) delete stage.dataset.shownFrame;
+  else stage.dataset.shownFrame = String(app.shown);
+  stage.dataset.shownTime = app.shown === undefined ? "" : String(frameTime(app.shown));
+  stage.dataset.config = app.loadedConfig ?? "";
+  if (!pending) for (const resolve of app.idleWaiters.splice(0)) resolve();
+}
+
+function whenIdle(): Promise<void> {
+  if (!app.busy && !app.wantReload) return Promise.resolve();
+  return new Promise((resolve) => app.idleWaiters.push(resolve));
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function seekTo(frame: number): void {
+  app.target = Math.max(0, Math.min(app.totalFrames - 1, Math.round(frame)));
+  updateReadout();
+  void pump();
+}
+
+export function requestReload(): void {
+  app.wantReload = true;
+  void pump();
+}
+
+/**
+ * Seeks a composition page to `frame` as a render would show it. A composition with history is
+ * played through every frame before; false when that needs a fresh page (an earlier frame, or a
+ * page that jumped before its history showed).
+ */
+async function showFrame(api: ComposeApi, frame: number): Promise<boolean> {
+  const played = playedThrough.has(api) ? playedThrough.get(api) : -1;
+  if (app.needsHistory) {
+    if (played === undefined || frame <= played) return false;
+    for (let replayed = played + 1; replayed < frame; replayed++) await api.seek(frameTime(replayed));
+  }
+  await api.seek(frameTime(frame));
+  const inOrder = played !== undefined && (app.needsHistory || frame === played + 1);
+  playedThrough.set(api, inOrder ? frame : undefined);
+  if (api.needsHistory && !app.needsHistory) {
+    app.needsHistory = true;
+    return inOrder;
+  }
+  return true;
+}
+
+/** Does the queued work, one step at a time: reload the frame, then seek it to the latest target. */
+async function pump(): Promise<void> {
+  if (app.busy) return;
+  app.busy = true;
+  updatePending();
+  try {
+    for (;;) {
+      if (app.wantReload) {
+        app.wantReload = false;
+        await loadFrame();
+        continue;
+      }
+      if (app.api && app.shown !== app.target) {
+        const frame = app.target;
+        try {
+          if (!(await showFrame(app.api, frame))) {
+            app.wantReload = true;
+            continue;
+          }
+        } catch (error) {
+          app.frameErrors = [`seek to ${frameTime(frame).toFixed(3)} s failed: ${errorText(error)}`];
+        }
+        app.shown = frame;
+        showFrameErrors();
+        updatePending();
+        continue;
+      }
+      break;
+    }
+  } finally {
+    app.busy = false;
+    updatePending();
+  }
+}
+
+/**
+ * Loads the composition with the current variables into a new iframe beneath the current one,
+ * waits for ready() and seeks it to the target frame, then swaps it in: no blank frame in between.
+ */
+async function loadFrame(): Promise<void> {
+  const state = app.state;
+  if (!state) return;
+  const config = JSON.stringify(currentBootConfig());
+  const { width, height } = compositionSize();
+  const url = `${state.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(config)}&v=${state.version}`;
+  const iframe = element("iframe", { class: "composition loading", title: "composition", width, height, src: url });
+  setStatus("loading…");
+  const loaded = new Promise((resolve) => iframe.addEventListener("load", resolve, { once: true }));
+  $("frames").prepend(iframe);
+  const errors: string[] = [];
+  let api: ComposeApi | undefined;
+  let info: CompositionInfo | undefined;
+  try {
+    await withTimeout(loaded, READY_TIMEOUT_MS, "the composition page did not load");
+    api = (iframe.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;
+    if (!api) throw new Error("the page runtime did not start in the composition frame");
+    info = await withTimeout(api.ready(), READY_TIMEOUT_MS, "the composition did not become ready");
+  } catch (error) {
+    errors.push(errorText(error));
+  }
+  if (app.wantReload) {
+    // Superseded while loading (a value changed again): the next load replaces this one.
+    iframe.remove();
+    return;
+  }
+  if (api && info) {
+    try {
+      info = await withTimeout(prepareFrameMedia(api, info), MEDIA_TIMEOUT_MS, "the media were not prepared");
+    } catch (error) {
+      errors.push(`media: ${errorText(error)}`);
+    }
+    setMedia(api.describeMedia());
+    app.duration = info.duration ?? state.composition.duration;
+    setTimelineEntries(api.describeTimeline());
+    updateTiming();
+    for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
+    try {
+      app.needsHistory ||= info.needsHistory;
+      if (!(await showFrame(api, app.target))) {
+        // It showed its history only once seeked: a fresh page plays it from 0.
+        iframe.remove();
+        app.wantReload = true;
+        return;
+      }
+    } catch (error) {
+      errors.push(`seek to ${frameTime(app.target).toFixed(3)} s failed: ${errorText(error)}`);
+    }
+  }
+  for (const old of [...$("frames").querySelectorAll("iframe")]) if (old !== iframe) old.remove();
+  iframe.classList.remove("loading");
+  iframe.id = "composition";
+  app.api = info ? api : undefined;
+  app.shown = info ? app.target : undefined;
+  app.loadedConfig = config;
+  app.frameErrors = errors;
+  showFrameErrors();
+  setStatus(errors[0] ?? "", errors.length > 0);
+  updatePending();
+}
+
+export function setPlaying(playing: boolean): void {
+  if (app.playing === playing) return;
+  app.playing = playing;
+  if (!playing) syncSound(app.target, false);
+  $("play").textContent = playing ? "Pause" : "Play";
+  $("play").setAttribute("aria-pressed", String(playing));
+  if (playing) void play();
+}
+
+/** Seeks frame after frame at the chosen fps; when seeking is slower than that, plays slower. */
+async function play(): Promise<void> {
+  if (app.target >= app.totalFrames - 1) seekTo(0);
+  await whenIdle();
+  let startedAt = performance.now();
+  let startFrame = app.target;
+  while (app.playing) {
+    await whenIdle();
+    if (!app.playing) break;
+    let next = app.target + 1;
+    if (next >= app.totalFrames) {
+      if (!$input("loop").checked) break;
+      next = 0;
+      startedAt = performance.now();
+      startFrame = 0;
+    }
+    const due = startedAt + ((next - startFrame) * 1000) / app.fps;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    else if (wait < -250) {
+      // Far behind (slow seeks): carry on from here rather than rushing to catch up.
+      startedAt = performance.now();
+      startFrame = next;
+    }
+    if (!app.playing) break;
+    seekTo(next);
+    syncSound(next, true);
+  }
+  setPlaying(false);
+}
