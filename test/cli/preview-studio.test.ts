@@ -242,7 +242,7 @@ describe("rendering from the page", () => {
     expect(await foreign.json()).toEqual({ error: "the preview accepts JSON requests from its own page only" });
     const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, variables, instances)" });
+    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, allowMissingAssets, variables, instances)" });
   });
 
   it("refuses options the schema refuses, with its one-line problem", async () => {

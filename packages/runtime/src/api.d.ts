@@ -71,6 +71,17 @@ export interface PageError {
   stack?: string;
 }
 
+/** A resource of the page that failed to load (an element's `error` event, or a web font that could not load). */
+export interface LoadFailure {
+  type: "image" | "script" | "stylesheet" | "media" | "document" | "font" | "other";
+  /** Path in the project (a URL when it is elsewhere); for a font, `font-family <name>`. */
+  url: string;
+  /** The reference as the document wrote it (an attribute's value; a font's family). */
+  written: string;
+  /** Path of the document that asked for it. */
+  document: string;
+}
+
 /** A timed <video> or <audio>, as the page has it after its scripts ran (SPEC.md media rules). */
 export interface MediaDescription {
   /** Names the element across frames: its index among this composition's media, prefixed by instance indexes (`2/0`). */
@@ -174,6 +185,8 @@ export interface ComposeApi {
    */
   readonly volumesMayChange: boolean;
   /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
+  /** Resources that failed to load since injection: this frame's, then its same-origin child frames'. */
+  readonly loadFailures: readonly LoadFailure[];
   readonly errors: readonly PageError[];
 }
 

@@ -6,7 +6,7 @@ import { optionsProblemLine } from "../render/render-flags.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 
 /** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
-const PAGE_FIELDS = ["format", "quality", "fps", "workers", "variables", "instances"] as const;
+const PAGE_FIELDS = ["format", "quality", "fps", "workers", "allowMissingAssets", "variables", "instances"] as const;
 
 export type RenderFunction = (request: RenderRequest, hooks: RenderHooks) => Promise<RenderFinishedEvent>;
 

@@ -7,6 +7,7 @@ import { installFrameStyles } from "./frame-styles.js";
 import { HistoryWatch } from "./history-watch.js";
 import { takeInheritance } from "./inheritance.js";
 import { childFrameErrors, collectPageErrors } from "./page-errors.js";
+import { childFrameLoadFailures, collectLoadFailures } from "./load-failures.js";
 import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
@@ -33,6 +34,7 @@ declare global {
 function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
+  const loadFailures = collectLoadFailures();
   installFrameStyles();
   takeInheritance();
   setInstanceValues(config.instances);
@@ -83,6 +85,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     },
     get errors() {
       return [...errors, ...childFrameErrors()];
+    },
+    get loadFailures() {
+      return [...loadFailures, ...childFrameLoadFailures()];
     },
   });
   Object.defineProperty(window, "__compose", { value: api, enumerable: true });

@@ -33,7 +33,7 @@ export function collectPageErrors(): readonly PageError[] {
 }
 
 /** A script of the project is named by its path in the project, as its author knows it. */
-function projectPath(url: string): string {
+export function projectPath(url: string): string {
   const origin = `${window.location.origin}/`;
   if (!url.startsWith(origin)) return url;
   const path = url.slice(origin.length).split(/[?#]/)[0]!;

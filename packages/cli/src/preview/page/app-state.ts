@@ -1,5 +1,5 @@
 // What the page knows and has asked for, shared by its panels.
-import type { ComposeApi, MediaDescription } from "@compose/runtime";
+import type { ComposeApi, LoadFailure, MediaDescription } from "@compose/runtime";
 import type { PreviewState } from "../preview-state.js";
 import type { Values } from "./values.js";
 
@@ -30,6 +30,10 @@ export interface App {
   idleWaiters: Array<() => void>;
   /** Errors of the current frame: ready() failures and the runtime's collected page errors. */
   frameErrors: string[];
+  /** The composition page's runtime, even when it did not become ready: its load failures and errors. */
+  pageApi: ComposeApi | undefined;
+  /** What failed to load in the page shown, as its runtime collected it. */
+  loadFailures: readonly LoadFailure[];
   /** Whether the composition builds its state frame by frame, learnt from any of its pages. */
   needsHistory: boolean;
   /** The composition's timed media (describeMedia), once planned: what plays while playing. */
@@ -53,6 +57,8 @@ export const app: App = {
   playing: false,
   idleWaiters: [],
   frameErrors: [],
+  pageApi: undefined,
+  loadFailures: [],
   needsHistory: false,
   media: [],
 };

@@ -52,6 +52,7 @@ async function startRender(): Promise<void> {
     quality: $select("render-quality").value,
     fps: optionValue($select("render-fps").value),
     workers: optionValue($input("render-workers").value),
+    allowMissingAssets: $input("render-allow-missing").checked,
     variables: pageChangedValues(),
     instances: pageChangedInstances(),
     ...(composition ? { composition } : {}),
@@ -133,7 +134,9 @@ async function cancelRender(): Promise<void> {
 }
 
 function pageRenderCommand(): string {
-  return app.state ? renderCommand(app.state.renderCommand, app.fps, RENDER_DEFAULT_FPS, pageChangedValues()) : "";
+  if (!app.state) return "";
+  const command = renderCommand(app.state.renderCommand, app.fps, RENDER_DEFAULT_FPS, pageChangedValues());
+  return $input("render-allow-missing").checked ? `${command} --allow-missing-assets` : command;
 }
 
 export function updateCommand(): void {
@@ -166,5 +169,6 @@ export function bindRenderPanel(): void {
     void startRender();
   });
   $("render-cancel").addEventListener("click", () => void cancelRender());
+  $("render-allow-missing").addEventListener("change", updateCommand);
   $("copy-command").addEventListener("click", () => void copyCommand());
 }

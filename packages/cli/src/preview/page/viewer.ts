@@ -225,6 +225,7 @@ async function loadFrame(): Promise<void> {
   iframe.classList.remove("loading");
   iframe.id = "composition";
   app.api = info ? api : undefined;
+  app.pageApi = api;
   app.shown = info ? app.target : undefined;
   app.loadedConfig = config;
   app.frameErrors = errors;
