@@ -40,9 +40,15 @@ export function setMedia(media: MediaDescription[]): void {
 }
 
 /**
- * Plays, at the frame's time, every audible clip that covers it, at its data-volume times the
- * element's own volume now (a script's fade, which render mixes as an envelope); pauses the rest.
+ * The volume a sound plays at: the level render mixes it at, its data-volume times the element's
+ * own volume now (a script's fade, which render mixes as an envelope; 0 once a script muted it).
+ * The browser plays a mono source at that level in both channels, as render's mix does.
  */
+export function soundVolume(media: MediaDescription, gains: Record<string, number>): number {
+  return Math.min(1, Math.max(0, media.volume * (gains[media.key] ?? 1)));
+}
+
+/** Plays, at the frame's time, every audible clip that covers it, at its soundVolume; pauses the rest. */
 export function syncSound(frame: number, playing: boolean): void {
   const t = frameTime(frame);
   const heard = new Set<string>();
@@ -58,7 +64,7 @@ export function syncSound(frame: number, playing: boolean): void {
       $("sounds").append(audio);
       sounds.set(media.key, audio);
     }
-    audio.volume = Math.min(1, Math.max(0, media.volume * (gains[media.key] ?? 1)));
+    audio.volume = soundVolume(media, gains);
     audio.playbackRate = media.playbackRate;
     const expected = media.mediaStart + local * media.playbackRate;
     if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
