@@ -2,6 +2,7 @@
 import type { CompositionVariable } from "@compose/core";
 import { app } from "./app-state.js";
 import { $, element } from "./dom.js";
+import { cellValue, parseRecordList, recordColumns, type RecordRow } from "./record-list.js";
 import { updateCommand } from "./render-panel.js";
 import { bootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
 import { requestReload, updatePending } from "./viewer.js";
@@ -94,6 +95,44 @@ function numberWidget(id: string, variable: Extract<CompositionVariable, { type:
   return parts;
 }
 
+/** A table for a JSON list of records: a row per record, a text field per cell; rows can be added and removed. */
+function recordTable(id: string, label: string, initial: RecordRow[], apply: (text: string, delay: number) => void): HTMLElement {
+  let rows = initial.map((row) => ({ ...row }));
+  const columns = recordColumns(rows);
+  const table = element("table", { id, class: "records", "aria-label": label });
+  const commit = (delay: number) => apply(JSON.stringify(rows), delay);
+  const draw = () => {
+    const head = element("tr", {}, ...columns.map((column) => element("th", { scope: "col" }, column)), element("th", {}, ""));
+    const body = rows.map((row, index) => {
+      const cells = columns.map((column) => {
+        const input = element("input", { type: "text", "aria-label": `${label}: row ${index + 1}, ${column}`, "data-row": index, "data-column": column });
+        input.value = row[column] === undefined ? "" : String(row[column]);
+        input.addEventListener("input", () => {
+          row[column] = cellValue(rows, column, input.value);
+          commit(TYPING_DELAY_MS);
+        });
+        return element("td", {}, input);
+      });
+      const remove = element("button", { type: "button", class: "remove-row", "aria-label": `Remove row ${index + 1}` }, "−");
+      remove.addEventListener("click", () => {
+        rows = rows.filter((_, other) => other !== index);
+        draw();
+        commit(0);
+      });
+      return element("tr", {}, ...cells, element("td", {}, remove));
+    });
+    table.replaceChildren(element("thead", {}, head), element("tbody", {}, ...body));
+  };
+  draw();
+  const add = element("button", { type: "button", class: "add-row" }, "Add row");
+  add.addEventListener("click", () => {
+    rows.push(Object.fromEntries(columns.map((column) => [column, cellValue(rows, column, "")])));
+    draw();
+    commit(0);
+  });
+  return element("div", { class: "records-editor" }, table, add);
+}
+
 /** The widget for one declaration, chosen from its type and fields, labelled by its label. */
 function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElement {
   const id = `${scope.idPrefix}${variable.id}`;
@@ -106,6 +145,11 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
 
   switch (variable.type) {
     case "string": {
+      const rows = parseRecordList(value);
+      if (rows) {
+        control.append(recordTable(id, variable.label, rows, apply));
+        break;
+      }
       const input = element("input", { id, type: "text", placeholder: variable.placeholder, maxlength: variable.maxLength });
       input.value = String(value);
       input.addEventListener("input", () => apply(variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength), TYPING_DELAY_MS));
