@@ -3,6 +3,7 @@
 import type { TimelineEntry } from "@compose/runtime";
 import { app, frameTime } from "./app-state.js";
 import { $, $input, element } from "./dom.js";
+import type { AnimationSegment } from "./animations.js";
 import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
 import { seekTo, setPlaying } from "./viewer.js";
 
@@ -12,14 +13,41 @@ const LABEL_WIDTH = 140;
 const timeline = {
   /** The composition's timed elements from the runtime (describeTimeline), after each load. */
   entries: [] as TimelineEntry[],
+  /** The tweens and CSS animations of the composition frame and its instances. */
+  animations: [] as AnimationSegment[],
   /** Keys of the instances shown with their own lanes. */
   expanded: new Set<string>(),
   /** Pixels per second as last drawn. */
   scale: 1,
 };
 
-export function setTimelineEntries(entries: TimelineEntry[]): void {
+export function setTimelineEntries(entries: TimelineEntry[], animations: AnimationSegment[]): void {
   timeline.entries = entries;
+  timeline.animations = animations;
+}
+
+/** A lane per animated element: its segments, each with what moves and when. */
+function animationLanes(segments: readonly AnimationSegment[], scale: number): Map<string, HTMLElement> {
+  const byTarget = new Map<string, AnimationSegment[]>();
+  for (const segment of segments) byTarget.set(segment.target, [...(byTarget.get(segment.target) ?? []), segment]);
+  const lanes = new Map<string, HTMLElement>();
+  for (const [target, own] of byTarget) {
+    const track = element(
+      "div",
+      { class: "lane-track" },
+      ...own.map((segment) => {
+        const title = `${target} (${segment.kind === "gsap" ? "GSAP tween" : "CSS animation"}), start ${segment.start.toFixed(3)} s, duration ${segment.duration.toFixed(3)} s`;
+        const bar = element("div", { class: "tween", "data-kind": segment.kind, "data-target": target, title });
+        bar.style.left = `${segment.start * scale}px`;
+        bar.style.width = `${Math.max(2, segment.duration * scale)}px`;
+        return bar;
+      }),
+    );
+    const row = element("div", { class: "lane animation-lane nested", "data-target": target });
+    row.append(element("div", { class: "lane-label", title: `${target} › animation` }, `${target} › animation`), track);
+    lanes.set(target, row);
+  }
+  return lanes;
 }
 
 /** Another composition: nothing of the last one stays unfolded. */
@@ -87,13 +115,23 @@ export function drawTimeline(): void {
   $("timeline").style.setProperty("--label-width", `${LABEL_WIDTH}px`);
   $("timeline").style.width = `${LABEL_WIDTH + duration * scale + 8}px`;
   drawRuler(duration, scale);
+  const animations = animationLanes(timeline.animations, scale);
+  const targetOf = new Map(timeline.animations.map((segment) => [segment.targetId, segment.target]));
   $("lanes").replaceChildren(
-    ...timelineLanes(timeline.entries, timeline.expanded).map((lane) => {
+    ...timelineLanes(timeline.entries, timeline.expanded).flatMap((lane) => {
       const track = element("div", { class: "lane-track" }, ...lane.items.map((item) => clipElement(item, duration, scale)));
       const row = element("div", { class: `lane${lane.depth > 0 ? " nested" : ""}`, "data-track": lane.track === Infinity ? "" : lane.track });
       row.append(element("div", { class: "lane-label", title: lane.label }, lane.label), track);
-      return row;
+      // Under the lane of the element they move.
+      const moved = lane.items.flatMap(({ entry }) => {
+        const target = targetOf.get(entry.label);
+        const animation = target === undefined ? undefined : animations.get(target);
+        if (animation) animations.delete(target!);
+        return animation ? [animation] : [];
+      });
+      return [row, ...moved];
     }),
+    ...animations.values(),
   );
   if (focusedKey !== undefined) document.querySelector<HTMLElement>(`.clip[data-key="${CSS.escape(focusedKey)}"] .expand`)?.focus();
   movePlayhead();

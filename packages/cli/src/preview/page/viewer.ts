@@ -7,6 +7,7 @@ import { app, frameTime } from "./app-state.js";
 import { $, $input, element, errorText } from "./dom.js";
 import { setStatus, showFrameErrors } from "./findings.js";
 import { prepareFrameMedia, setMedia, syncSound } from "./sound.js";
+import { animationSegments, type AnimationSegment } from "./animations.js";
 import { drawTimeline, movePlayhead, setTimelineEntries } from "./timeline.js";
 import { currentBootConfig } from "./variables-panel.js";
 
@@ -20,6 +21,19 @@ const CONFIG_PARAMETER = "__compose_config";
  * through every frame from 0 in order; absent when it jumped.
  */
 const playedThrough = new WeakMap<ComposeApi, number | undefined>();
+
+/** The animations of the composition frame and of its instances, each instance's in the parent's time from its host's start. */
+function frameAnimations(iframe: HTMLIFrameElement): AnimationSegment[] {
+  const top = iframe.contentWindow;
+  if (!top) return [];
+  const segments = animationSegments(top);
+  const starts = new Map((top as Window & { __compose?: ComposeApi }).__compose?.describeTimeline().filter((entry) => entry.kind === "composition").map((entry) => [entry.label, entry.start ?? 0]) ?? []);
+  for (const frame of top.document.querySelectorAll<HTMLIFrameElement>("iframe[data-compose-instance]")) {
+    const name = frame.getAttribute("data-compose-instance") ?? "";
+    if (frame.contentWindow) segments.push(...animationSegments(frame.contentWindow, starts.get(name) ?? 0));
+  }
+  return segments;
+}
 
 export function compositionSize(): { width: number; height: number } {
   const { width, height } = app.state?.composition ?? {};
@@ -206,7 +220,7 @@ async function loadFrame(): Promise<void> {
     }
     setMedia(api.describeMedia());
     app.duration = info.duration ?? state.composition.duration;
-    setTimelineEntries(api.describeTimeline());
+    setTimelineEntries(api.describeTimeline(), frameAnimations(iframe));
     updateTiming();
     for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
     try {
