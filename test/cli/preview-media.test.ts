@@ -97,6 +97,28 @@ describe("media in compose preview", () => {
     expect(await preview.page.$eval("#sounds audio", (audio: HTMLAudioElement) => audio.paused)).toBe(true);
   });
 
+  it("marks a sound's clip while it plays, and mutes it from the timeline", async () => {
+    const clip = '.clip[data-label="tone"]';
+    expect(await preview.page.getAttribute(clip, "data-playing")).toBe("false");
+    await preview.scrubTo(0);
+    await preview.page.click("#play");
+    await preview.page.waitForFunction((selector) => document.querySelector<HTMLElement>(selector)?.dataset.playing === "true", clip, { timeout: 30_000, polling: 10 });
+    await preview.page.click("#play");
+    expect(await preview.page.getAttribute(clip, "data-playing")).toBe("false");
+
+    await preview.page.click(`${clip} .mute`);
+    expect(await preview.page.getAttribute(`${clip} .mute`, "aria-pressed")).toBe("true");
+    await preview.scrubTo(0);
+    await preview.page.click("#play");
+    await preview.page.waitForFunction(() => Number(document.getElementById("stage")!.dataset.shownFrame) >= 12, undefined, { timeout: 30_000 });
+    const heard = await preview.page.$$eval("#sounds audio", (sounds) => sounds.some((audio) => !(audio as HTMLAudioElement).paused));
+    const marked = await preview.page.getAttribute(clip, "data-playing");
+    await preview.page.click("#play");
+    await preview.page.click(`${clip} .mute`);
+    expect(heard).toBe(false);
+    expect(marked).toBe("false");
+  });
+
   it("plays audio at the levels render mixes it at, the mono tone in both channels", async () => {
     await preview.scrubTo(0);
     await preview.page.click("#play");

@@ -28,6 +28,22 @@ export async function prepareFrameMedia(api: ComposeApi, info: CompositionInfo):
 
 /** The sounds render mixes, played by elements of this page (the composition's own stay silent, as in a render). */
 const sounds = new Map<string, HTMLAudioElement>();
+/** Media keys the timeline muted: silent here only, render still mixes them. */
+const muted = new Set<string>();
+
+export function isMuted(key: string): boolean {
+  return muted.has(key);
+}
+
+export function setMuted(key: string, mute: boolean): void {
+  if (mute) muted.add(key);
+  else muted.delete(key);
+}
+
+/** Marks the timeline clip of each sound with whether it is playing now. */
+function showPlaying(heard: ReadonlySet<string>): void {
+  for (const clip of document.querySelectorAll<HTMLElement>(".clip[data-media-key]")) clip.dataset.playing = String(heard.has(clip.dataset.mediaKey!));
+}
 
 export function setMedia(media: MediaDescription[]): void {
   if (JSON.stringify(media) === JSON.stringify(app.media)) return;
@@ -54,7 +70,7 @@ export function syncSound(frame: number, playing: boolean): void {
   const heard = new Set<string>();
   const gains = playing ? (app.api?.mediaGains() ?? {}) : {};
   for (const media of playing ? app.media : []) {
-    if (!media.audible || media.start === undefined || !media.src || media.volume === 0) continue;
+    if (!media.audible || media.start === undefined || !media.src || media.volume === 0 || muted.has(media.key)) continue;
     const local = t - media.start;
     if (local < 0 || local >= (media.duration ?? Infinity)) continue;
     heard.add(media.key);
@@ -71,4 +87,5 @@ export function syncSound(frame: number, playing: boolean): void {
     if (audio.paused) audio.play().catch(() => undefined);
   }
   for (const [key, audio] of sounds) if (!heard.has(key) && !audio.paused) audio.pause();
+  showPlaying(heard);
 }

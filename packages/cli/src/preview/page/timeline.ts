@@ -5,6 +5,7 @@ import { app, frameTime } from "./app-state.js";
 import { $, $input, element } from "./dom.js";
 import type { AnimationSegment } from "./animations.js";
 import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
+import { isMuted, setMuted } from "./sound.js";
 import { seekTo, setPlaying } from "./viewer.js";
 
 /** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
@@ -101,6 +102,17 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
       drawTimeline();
     });
     clip.append(toggle);
+  }
+  const media = entry.kind === "audio" || entry.kind === "video" ? app.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible) : undefined;
+  if (media) {
+    clip.dataset.mediaKey = media.key;
+    clip.dataset.playing = "false";
+    const mute = element("button", { type: "button", class: "mute", "aria-pressed": String(isMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` }, isMuted(media.key) ? "🔇" : "🔊");
+    mute.addEventListener("click", () => {
+      setMuted(media.key, !isMuted(media.key));
+      drawTimeline();
+    });
+    clip.append(mute);
   }
   clip.append(entryLabel(entry));
   return clip;
