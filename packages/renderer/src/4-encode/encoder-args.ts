@@ -100,6 +100,15 @@ function pixelFormat(settings: EncodeSettings): string {
 }
 
 /**
+ * The exact conversion of a decoded `image` to the pixels and labels of the file `settings`
+ * make; none for png-sequence, whose PNGs are the page's own.
+ */
+export function colourConversion(settings: EncodeSettings, image: FrameImageFormat): string | undefined {
+  const tags = colourTags(settings);
+  return tags && toLimited(image, tags, pixelFormat(settings));
+}
+
+/**
  * The filters from decoded image to encoder: the colour conversion, if any, then the fps filter,
  * which repeats each converted image until the next one's timestamp and so makes every frame of
  * the stream; then, for a hardware encoder, the upload of each frame.
@@ -110,9 +119,7 @@ function videoFilter(settings: EncodeSettings): string {
     const transfer = TRANSFER_TAGS[settings.hdr];
     return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le,${fps}`;
   }
-  const tags = colourTags(settings);
-  if (!tags) return fps;
-  const convert = toLimited(frameImageFormat(settings.format), tags, pixelFormat(settings));
+  const convert = colourConversion(settings, frameImageFormat(settings.format));
   return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
