@@ -69,7 +69,7 @@ let previewShot: Frame;
 async function encodeClip(clip: Clip, file: string): Promise<void> {
   await run("ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=1,format=rgb24`,
+    "-f", "lavfi", "-i", `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=0.6,format=rgb24`,
     "-vf", `scale=out_color_matrix=${clip.matrix}:out_range=${clip.range}:flags=${EXACT},format=${clip.range === "pc" ? "yuvj420p" : "yuv420p"}`,
     "-c:v", "libx264", "-preset", "veryfast", "-crf", "10", ...clip.tags, file,
   ]);
@@ -93,8 +93,8 @@ beforeAll(async () => {
   await limited(
     2,
     (Object.keys(OUTPUTS) as OutputName[]).map((output) => async () => {
-      const result = await render([project.dir, "--workers", "1", ...OUTPUTS[output].args, "--output", project.path(OUTPUTS[output].output)], { env: cache.env });
-      if (result.code !== 0) throw new Error(`render ${output} failed: ${result.stderr}`);
+      const result = await render([project.dir, "--workers", "1", ...OUTPUTS[output].args, "--output", project.path(OUTPUTS[output].output)], { env: cache.env, timeoutMs: 240_000 });
+      if (result.code !== 0) throw new Error(`render ${output} failed${result.timedOut ? " (timed out)" : ""}: ${result.stderr}`);
     }),
   );
   const preview = await openPreview(project.dir, { env: cache.env });
