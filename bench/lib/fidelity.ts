@@ -1,13 +1,13 @@
 /**
  * Picture fidelity as docs/fidelity.md defines it: the RGB PSNR of an output against the lossless
  * frames of the same composition (a png-sequence render), next to the ideal, which is what the
- * format's encoder makes from those lossless frames with an exact conversion to limited-range
- * BT.709 at the same quality preset.
+ * format's encoder makes from those lossless frames at the same quality preset, converted exactly
+ * to the file's own matrix and range.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { QUALITY_PRESETS, type QualityName } from "@compose/core";
-import { videoCodecArgs } from "../../packages/renderer/src/4-encode/encoder-args.js";
+import type { QualityName } from "@compose/core";
+import { colourConversion, videoCodecArgs } from "../../packages/renderer/src/4-encode/encoder-args.js";
 import { SEQUENCE_FRAME_PATTERN } from "../../packages/renderer/src/output/output-names.js";
 
 const run = promisify(execFile);
@@ -54,18 +54,12 @@ export async function encodeIdeal(
   fps: number,
   output: string,
 ): Promise<void> {
-  const preset = QUALITY_PRESETS[quality];
-  const pixelFormat = { mp4: "yuv420p", webm: "yuva420p", mov: "yuva444p10le" }[format];
-  const codec = format === "mp4"
-    ? ["-c:v", "libx264", "-preset", preset.x264Preset, "-crf", String(preset.crf), "-pix_fmt", pixelFormat]
-    : videoCodecArgs({ format, quality, fps, width: 0, height: 0 });
+  const settings = { format, quality, fps, width: 0, height: 0 };
   await run("ffmpeg", [
     "-hide_banner", "-loglevel", "error", "-y",
     "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    // Labelled frames: ProRes takes its tags from each frame.
-    "-vf", `scale=out_color_matrix=bt709:out_range=limited:flags=${EXACT},format=${pixelFormat},setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709`,
-    ...codec,
-    "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+    "-vf", colourConversion(settings, "png")!,
+    ...videoCodecArgs(settings),
     output,
   ]);
 }

@@ -87,7 +87,7 @@ describe("HDR from the source", () => {
   it("--sdr forces H.264 SDR, showing the video tone-mapped", async () => {
     const file = outputOf("hlgSdr");
     const stream = await videoOf(file);
-    expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuvj420p"]);
+    expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuv420p"]);
     expect(HDR_TRANSFERS).not.toContain(stream.color_transfer);
     const frame = await decodeFrame(file, 4);
     expectGrey(pixel(frame, 120, 75).slice(0, 3));
@@ -127,7 +127,7 @@ describe("--gpu", () => {
     expect(lines(result.stderr)).toEqual([expect.stringMatching(/^warning: \[gpu-unavailable\] --gpu: /)]);
     const file = renders.project.path(RENDERS.gpu.output);
     const stream = await videoOf(file);
-    expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuvj420p"]);
+    expect([stream.codec_name, stream.pix_fmt]).toEqual(["h264", "yuv420p"]);
     const rgb = pixel(await decodeFrame(file, 4), 120, 75).slice(0, 3);
     expect(rgb[0]).toBeGreaterThan(230);
     expect(Math.max(rgb[1]!, rgb[2]!)).toBeLessThan(30);

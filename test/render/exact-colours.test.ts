@@ -8,17 +8,17 @@ import { limited, render, RENDER_HOOK_TIMEOUT_MS, type CliResult } from "../supp
 import { colourDistance, decodeFrame, ffprobe, hex, pixel, videoStream } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
-const COLOURS = ["#111111", "#808080", "#ffffff", "#ff0000", "#00ff00", "#0000ff"] as const;
-/** A 3x2 grid of patches covering the whole 320x180 frame; each patch is sampled at its centre. */
-const PATCH = { width: 320 / 3, height: 90 };
-const centre = (i: number) => [Math.floor((i % 3) * PATCH.width + PATCH.width / 2), Math.floor(i / 3) * PATCH.height + PATCH.height / 2] as const;
+const COLOURS = ["#111111", "#808080", "#ffffff", "#ff0000", "#00ff00", "#0000ff", "#e0ac69", "#3a7bd5"] as const;
+/** A 4x2 grid of patches covering the whole 320x180 frame; each patch is sampled at its centre. */
+const PATCH = { width: 80, height: 90 };
+const centre = (i: number) => [(i % 4) * PATCH.width + PATCH.width / 2, Math.floor(i / 4) * PATCH.height + PATCH.height / 2] as const;
 
 const html = compositionHtml({
   id: "colours",
   duration: 0.4,
   css: `.patch { position: absolute; width: ${PATCH.width}px; height: ${PATCH.height}px; }`,
   body: COLOURS.map((colour, i) => {
-    const [x, y] = [(i % 3) * PATCH.width, Math.floor(i / 3) * PATCH.height];
+    const [x, y] = [(i % 4) * PATCH.width, Math.floor(i / 4) * PATCH.height];
     return `<div class="patch" style="left:${x}px;top:${y}px;background:${colour}"></div>`;
   }).join("\n"),
 });
@@ -35,11 +35,11 @@ const RUNS = {
 } as const;
 type Run = keyof typeof RUNS;
 
-/** What each video format's tags must say: mp4 carries the JPEGs' own YCbCr, the alpha formats BT.709. */
+/** What each video format's tags must say: what browsers play right for mp4 and webm, BT.709 for ProRes. */
 const TAGS = {
-  mp4: { color_space: "smpte170m", color_primaries: "bt709", color_transfer: "bt709", color_range: "pc" },
+  mp4: { pix_fmt: "yuv420p", color_space: "smpte170m", color_primaries: "bt709", color_transfer: "bt709", color_range: "tv" },
   mov: { color_space: "bt709", color_primaries: "bt709", color_transfer: "bt709", color_range: "tv" },
-  webm: { color_space: "bt709", color_primaries: "bt709", color_transfer: "bt709", color_range: "tv" },
+  webm: { pix_fmt: "yuv420p", color_space: "smpte170m", color_primaries: "bt709", color_transfer: "bt709", color_range: "tv" },
 };
 
 let project: TempProject;
@@ -74,7 +74,7 @@ describe.each(Object.keys(RUNS) as Run[])("%s", (run) => {
     }
   });
 
-  it.skipIf(run === "png-sequence")("is tagged with the matrix, primaries, transfer and range of its pixels", async () => {
+  it.skipIf(run === "png-sequence")("has the pixel format, and is tagged with the matrix, primaries, transfer and range of its pixels", async () => {
     expect(results[run].code).toBe(0);
     const format = run.split(" ")[0] as keyof typeof TAGS;
     const stream = videoStream(await ffprobe(project.path(RUNS[run].output))) as unknown as Record<string, string>;

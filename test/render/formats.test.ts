@@ -49,11 +49,11 @@ describe("mp4", () => {
     if (results.mp4.code === 0) probe = await ffprobe(outputs.mp4);
   });
 
-  it("is H.264, 4:2:0 full range (yuvj420p), 320x180 in an mp4 container", () => {
+  it("is H.264, 4:2:0 limited range (yuv420p), 320x180 in an mp4 container", () => {
     expectSuccess("mp4");
     const video = videoStream(probe);
     expect(video.codec_name).toBe("h264");
-    expect(video.pix_fmt).toBe("yuvj420p");
+    expect(video.pix_fmt).toBe("yuv420p");
     expect([video.width, video.height]).toEqual([320, 180]);
     expect(probe.format.format_name).toContain("mp4");
   });

@@ -12,51 +12,54 @@ function option(args: string[], flag: string): string | undefined {
   return at < 0 ? undefined : args[at + 1];
 }
 
-const EXACT_BT709 = "out_range=tv:out_color_matrix=bt709:flags=accurate_rnd+full_chroma_int+bitexact";
+const EXACT = "flags=accurate_rnd+full_chroma_int+bitexact";
+const LABELS_BT601 = "setparams=colorspace=smpte170m:color_primaries=bt709:color_trc=bt709";
 const LABELS_BT709 = "setparams=colorspace=bt709:color_primaries=bt709:color_trc=bt709";
-const JPEG_TO_BT709 = `scale=in_range=full:in_color_matrix=bt601:${EXACT_BT709}`;
-const PNG_TO_BT709 = `scale=${EXACT_BT709}`;
-const JPEG_TAGS = ["smpte170m", "bt709", "bt709", "pc"];
+/** Full to limited range, the matrix kept: levels only. */
+const JPEG_TO_LIMITED = `scale=in_range=full:in_color_matrix=bt601:out_range=tv:out_color_matrix=bt601:${EXACT},format=yuv420p,${LABELS_BT601}`;
+const PNG_TO_BT601 = `scale=out_range=tv:out_color_matrix=bt601:${EXACT}`;
+const PNG_TO_BT709 = `scale=out_range=tv:out_color_matrix=bt709:${EXACT}`;
+const BT601_TAGS = ["smpte170m", "bt709", "bt709", "tv"];
 const BT709_TAGS = ["bt709", "bt709", "bt709", "tv"];
 
 const ROWS: Array<{ name: string; settings: EncodeSettings; filter: string; pixelFormat?: string; tags?: string[]; codec: Record<string, string> }> = [
   {
-    name: "mp4: the JPEGs' own YCbCr straight to x264, tagged as BT.601 full range",
+    name: "mp4: the JPEGs' BT.601 YCbCr brought to limited range, tagged as limited-range BT.601",
     settings: { ...base, format: "mp4" },
-    filter: "fps=30",
-    pixelFormat: "yuvj420p",
-    tags: JPEG_TAGS,
+    filter: `${JPEG_TO_LIMITED},fps=30`,
+    pixelFormat: "yuv420p",
+    tags: BT601_TAGS,
     codec: { "-c:v": "libx264", "-preset": "medium", "-crf": "18", "-chroma_sample_location": "center" },
   },
   {
     name: "mp4 draft with --crf",
     settings: { ...base, format: "mp4", quality: "draft", crf: 23 },
-    filter: "fps=30",
-    pixelFormat: "yuvj420p",
-    tags: JPEG_TAGS,
+    filter: `${JPEG_TO_LIMITED},fps=30`,
+    pixelFormat: "yuv420p",
+    tags: BT601_TAGS,
     codec: { "-preset": "ultrafast", "-crf": "23" },
   },
   {
     name: "mp4 with --video-bitrate",
     settings: { ...base, format: "mp4", videoBitrate: "4M" },
-    filter: "fps=30",
-    pixelFormat: "yuvj420p",
-    tags: JPEG_TAGS,
+    filter: `${JPEG_TO_LIMITED},fps=30`,
+    pixelFormat: "yuv420p",
+    tags: BT601_TAGS,
     codec: { "-b:v": "4M", "-maxrate": "4M", "-bufsize": "8M" },
   },
   {
-    name: "mp4 on NVENC: converted exactly to BT.709 limited",
+    name: "mp4 on NVENC: as in software, limited-range BT.601",
     settings: { ...base, format: "mp4", hardware: hardware("h264_nvenc") },
-    filter: `${JPEG_TO_BT709},format=yuv420p,${LABELS_BT709},fps=30`,
+    filter: `${JPEG_TO_LIMITED},fps=30`,
     pixelFormat: "yuv420p",
-    tags: BT709_TAGS,
+    tags: BT601_TAGS,
     codec: { "-c:v": "h264_nvenc", "-cq": "18" },
   },
   {
     name: "mp4 on VAAPI: converted, then uploaded",
     settings: { ...base, format: "mp4", hardware: hardware("h264_vaapi") },
-    filter: `${JPEG_TO_BT709},format=yuv420p,${LABELS_BT709},fps=30,format=nv12,hwupload`,
-    tags: BT709_TAGS,
+    filter: `${JPEG_TO_LIMITED},fps=30,format=nv12,hwupload`,
+    tags: BT601_TAGS,
     codec: { "-c:v": "h264_vaapi", "-qp": "18", "-vaapi_device": "/dev/dri/renderD128" },
   },
   {
@@ -69,11 +72,11 @@ const ROWS: Array<{ name: string; settings: EncodeSettings; filter: string; pixe
     codec: { "-c:v": "libx265" },
   },
   {
-    name: "webm: PNG converted exactly to BT.709 limited, with alpha",
+    name: "webm: PNG converted exactly to BT.601 limited, with alpha",
     settings: { ...base, format: "webm" },
-    filter: `${PNG_TO_BT709},format=yuva420p,${LABELS_BT709},fps=30`,
+    filter: `${PNG_TO_BT601},format=yuva420p,${LABELS_BT601},fps=30`,
     pixelFormat: "yuva420p",
-    tags: BT709_TAGS,
+    tags: BT601_TAGS,
     codec: { "-c:v": "libvpx-vp9", "-crf": "18", "-b:v": "0", "-cpu-used": "4" },
   },
   {

@@ -39,21 +39,25 @@ const EXACT_SCALE_FLAGS = "accurate_rnd+full_chroma_int+bitexact";
 
 /** The colour tags of a file: what a player needs to turn its pixels back into the page's colours. */
 interface ColourTags {
-  matrix: string;
+  matrix: "smpte170m" | "bt709";
   primaries: string;
   transfer: string;
-  range: "pc" | "tv";
+  range: "tv";
 }
 
 /**
- * Chromium's JPEGs are JFIF: BT.601 matrix, full range, 4:2:0 with centred chroma. x264 encodes
- * them as they are, tagged as what they are: converting to limited-range BT.709 would subsample
- * the chroma a second time and squeeze 256 levels into 220, and cost more than 1 dB.
+ * What chromium and firefox-esr play as the page drew it: limited range with the BT.601 matrix
+ * (docs/fidelity.md has the table of what was tried). Both read a BT.709 matrix as if it were
+ * close to BT.601, 12 levels off, and firefox ignores the full-range flag. BT.709 primaries and
+ * transfer are sRGB's, so players leave those alone.
  */
-const JPEG_TAGS: ColourTags = { matrix: "smpte170m", primaries: "bt709", transfer: "bt709", range: "pc" };
+const BROWSER_TAGS: ColourTags = { matrix: "smpte170m", primaries: "bt709", transfer: "bt709", range: "tv" };
 
-/** PNG frames (alpha formats) and hardware encoders get the usual limited-range BT.709. */
+/** ProRes goes to editors, which expect BT.709 and read its tags. */
 const BT709_TAGS: ColourTags = { matrix: "bt709", primaries: "bt709", transfer: "bt709", range: "tv" };
+
+/** swscale's name for each matrix. */
+const SCALE_MATRIX = { smpte170m: "bt601", bt709: "bt709" } as const;
 
 function colourTagArgs(tags: ColourTags): string[] {
   return ["-colorspace", tags.matrix, "-color_primaries", tags.primaries, "-color_trc", tags.transfer, "-color_range", tags.range];
@@ -62,19 +66,22 @@ function colourTagArgs(tags: ColourTags): string[] {
 /** The tags each SDR encode writes; png-sequence has none (its PNGs are the page's sRGB). */
 function colourTags(settings: EncodeSettings): ColourTags | undefined {
   if (settings.format === "png-sequence") return undefined;
-  return settings.format === "mp4" && !settings.hardware ? JPEG_TAGS : BT709_TAGS;
+  return settings.format === "mov" ? BT709_TAGS : BROWSER_TAGS;
 }
 
 /**
- * The exact conversion from a decoded frame to limited-range BT.709 in `pixelFormat`. The frames
- * are labelled too: ProRes writes each frame's own labels into its header, where players read them.
+ * The exact conversion from a decoded frame to the limited-range YCbCr of `tags` in `pixelFormat`.
+ * Chromium's JPEGs are JFIF (BT.601, full range, 4:2:0 with centred chroma): to limited-range
+ * BT.601 4:2:0 that is a change of levels only, plane by plane, with no chroma resampling. The
+ * frames are labelled too: ProRes writes each frame's own labels into its header, where players
+ * read them.
  */
-function toBt709(image: FrameImageFormat, pixelFormat: string): string {
+function toLimited(image: FrameImageFormat, tags: ColourTags, pixelFormat: string): string {
   const input = image === "jpeg" ? "in_range=full:in_color_matrix=bt601:" : "";
   return [
-    `scale=${input}out_range=tv:out_color_matrix=bt709:flags=${EXACT_SCALE_FLAGS}`,
+    `scale=${input}out_range=tv:out_color_matrix=${SCALE_MATRIX[tags.matrix]}:flags=${EXACT_SCALE_FLAGS}`,
     `format=${pixelFormat}`,
-    `setparams=colorspace=${BT709_TAGS.matrix}:color_primaries=${BT709_TAGS.primaries}:color_trc=${BT709_TAGS.transfer}`,
+    `setparams=colorspace=${tags.matrix}:color_primaries=${tags.primaries}:color_trc=${tags.transfer}`,
   ].join(",");
 }
 
@@ -82,7 +89,7 @@ function toBt709(image: FrameImageFormat, pixelFormat: string): string {
 function pixelFormat(settings: EncodeSettings): string {
   switch (settings.format) {
     case "mp4":
-      return settings.hardware ? "yuv420p" : "yuvj420p";
+      return "yuv420p";
     case "webm":
       return "yuva420p";
     case "mov":
@@ -90,6 +97,15 @@ function pixelFormat(settings: EncodeSettings): string {
     case "png-sequence":
       return "rgba";
   }
+}
+
+/**
+ * The exact conversion of a decoded `image` to the pixels and labels of the file `settings`
+ * make; none for png-sequence, whose PNGs are the page's own.
+ */
+export function colourConversion(settings: EncodeSettings, image: FrameImageFormat): string | undefined {
+  const tags = colourTags(settings);
+  return tags && toLimited(image, tags, pixelFormat(settings));
 }
 
 /**
@@ -103,8 +119,7 @@ function videoFilter(settings: EncodeSettings): string {
     const transfer = TRANSFER_TAGS[settings.hdr];
     return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le,${fps}`;
   }
-  if (colourTags(settings) !== BT709_TAGS) return fps;
-  const convert = toBt709(frameImageFormat(settings.format), pixelFormat(settings));
+  const convert = colourConversion(settings, frameImageFormat(settings.format));
   return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { FrameImageFormat } from "../../common/frame-image.js";
 import { runFfmpeg } from "../../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
+import type { SourceColour } from "./source-colour.js";
 import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "../../common/cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
@@ -19,6 +20,8 @@ export interface FrameExtraction {
   /** PNG keeps alpha for transparent outputs; JPEG is smaller and faster to load. */
   image: FrameImageFormat;
   hdr: HdrTransfer | undefined;
+  /** The source's matrix and range; an HDR source is read as its tone mapping leaves it. */
+  colour: SourceColour;
 }
 
 export interface ExtractedFrames {
@@ -31,6 +34,21 @@ export interface ExtractedFrames {
 
 /** Browsers draw SDR: an HDR source is tone-mapped before the page shows it. */
 const TONE_MAP = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv";
+const TONE_MAPPED: SourceColour = { matrix: "bt709", range: "tv" };
+
+const EXACT = "flags=accurate_rnd+full_chroma_int+bitexact";
+
+/**
+ * The source's pixels as the colours the browser would show, each chroma sample interpolated
+ * exactly; swscale's own guess would keep a YCbCr source's matrix into a JPEG that the browser
+ * reads as BT.601. Then the image's own encoding: a 4:4:4 JFIF JPEG (BT.601, full range), or a
+ * PNG without colour chunks (cHRM, gAMA), which the browser would colour-manage.
+ */
+function toImage(colour: SourceColour, image: FrameImageFormat): string {
+  const rgb = `scale=in_color_matrix=${colour.matrix}:in_range=${colour.range}:${EXACT}`;
+  const encoded = image === "png" ? "format=rgba" : `format=gbrp16le,scale=out_color_matrix=bt601:out_range=pc:${EXACT},format=yuvj444p`;
+  return `${rgb},${encoded},setparams=color_primaries=unknown:color_trc=unknown:colorspace=unknown`;
+}
 
 export function extractionArgs(job: FrameExtraction, pattern: string): string[] {
   const frames = Math.max(1, Math.ceil(job.duration * job.fps - 1e-9));
@@ -39,10 +57,9 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
     // Source time = mediaStart + local time x rate; frame k of the output is local time k / fps.
     `setpts=(PTS-STARTPTS)/${job.playbackRate}`,
     `fps=${job.fps}`,
-    // Both kinds hold the same picture, the source's chroma interpolated exactly: a 4:2:0 JPEG
-    // would leave that to the browser's own upsampling, and mp4 frames would then show the video
-    // differently from png-sequence frames.
-    `scale=flags=accurate_rnd+full_chroma_int+bitexact,format=${job.image === "png" ? "rgba" : "yuvj444p"}`,
+    // Both kinds hold the same picture: a 4:2:0 JPEG would leave the chroma to the browser's own
+    // upsampling, and mp4 frames would then show the video differently from png-sequence frames.
+    toImage(job.hdr ? TONE_MAPPED : job.colour, job.image),
   ];
   return [
     "-hide_banner", "-loglevel", "error", "-y",
@@ -70,7 +87,7 @@ export async function extractFrames(job: FrameExtraction, signal?: AbortSignal):
   const root = join(cacheRoot(), "frames");
   const { key, directory } = job.sourceId === undefined
     ? await contentAddressedDirectory(root, fill)
-    : await keyedDirectory(root, keyOf(["frames-v2", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr"]), fill);
+    : await keyedDirectory(root, keyOf(["frames-v3", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr", job.colour.matrix, job.colour.range]), fill);
   const count = (await readdir(directory)).filter((name) => name.endsWith(`.${extension}`)).length;
   return {
     key,

@@ -128,6 +128,7 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
             playbackRate: media.playbackRate,
             image: context.image,
             hdr: facts.hdr,
+            colour: facts.colour!,
           },
           context.signal,
         ));

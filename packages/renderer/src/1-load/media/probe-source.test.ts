@@ -11,10 +11,10 @@ describe("probeArgs", () => {
       { location: "https://cdn.example.com/a.webm", proxy: "http://127.0.0.1:4100" },
       ["-http_proxy", "http://127.0.0.1:4100", "https://cdn.example.com/a.webm"],
     ],
-  ])("%s: the length, and each stream's kind, length, transfer, channel count and cover-art flag, as JSON", (_, input, opening) => {
+  ])("%s: the length, and each stream's kind, length, colour, height, channel count and cover-art flag, as JSON", (_, input, opening) => {
     expect(probeArgs(input)).toEqual([
       "-v", "error",
-      "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,channels:stream_disposition=attached_pic",
+      "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,color_space,color_range,pix_fmt,height,channels:stream_disposition=attached_pic",
       "-of", "json",
       ...opening,
     ]);

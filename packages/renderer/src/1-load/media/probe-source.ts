@@ -2,14 +2,15 @@ import { execFile } from "node:child_process";
 import { RenderError } from "../../common/render-error.js";
 import { toolPath } from "../../common/tool-paths.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
+import { sourceColour, type ProbedColour, type SourceColour } from "./source-colour.js";
 
 export function ffprobePath(): string {
   return toolPath("ffprobe");
 }
 
-/** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, transfer, channel count and cover-art flag. */
+/** ffprobe's facts of a source as JSON: its length, and each stream's kind, length, colour, height, channel count and cover-art flag. */
 export function probeArgs(input: MediaInput): string[] {
-  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,channels:stream_disposition=attached_pic", "-of", "json", ...inputOptions(input), input.location];
+  return ["-v", "error", "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,color_space,color_range,pix_fmt,height,channels:stream_disposition=attached_pic", "-of", "json", ...inputOptions(input), input.location];
 }
 
 export type HdrTransfer = "pq" | "hlg";
@@ -23,11 +24,13 @@ export interface SourceFacts {
   audioChannels: number;
   /** Set when the video stream is PQ (smpte2084) or HLG (arib-std-b67). */
   hdr?: HdrTransfer;
+  /** The video stream's matrix and range. */
+  colour?: SourceColour;
 }
 
 interface ProbeJson {
   format?: { duration?: string };
-  streams?: Array<{ codec_type?: string; duration?: string; color_transfer?: string; channels?: number; disposition?: { attached_pic?: number } }>;
+  streams?: Array<ProbedColour & { codec_type?: string; duration?: string; color_transfer?: string; channels?: number; disposition?: { attached_pic?: number } }>;
 }
 
 const HDR_TRANSFERS: Record<string, HdrTransfer> = { smpte2084: "pq", "arib-std-b67": "hlg" };
@@ -63,5 +66,12 @@ export async function probeSource(input: MediaInput): Promise<SourceFacts> {
   if (!video && !hasAudio) throw new Error("it has neither a video nor an audio stream");
   if (durations.length === 0) throw new Error("its duration cannot be read");
   const hdr = video?.color_transfer ? HDR_TRANSFERS[video.color_transfer] : undefined;
-  return { duration: Number(json.format?.duration) || Math.max(...durations), hasVideo: Boolean(video), hasAudio, audioChannels: audio?.channels ?? 0, ...(hdr ? { hdr } : {}) };
+  return {
+    duration: Number(json.format?.duration) || Math.max(...durations),
+    hasVideo: Boolean(video),
+    hasAudio,
+    audioChannels: audio?.channels ?? 0,
+    ...(hdr ? { hdr } : {}),
+    ...(video ? { colour: sourceColour(video) } : {}),
+  };
 }
