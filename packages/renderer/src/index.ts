@@ -20,7 +20,7 @@ export { chunkProblem } from "./5-assemble/check-chunk.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";
-export { sumFrameStats } from "./common/render-events.js";
+export { sumFrameStats, RENDER_EVENT_TYPES } from "./common/render-events.js";
 export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.

@@ -65,7 +65,7 @@ export interface PageError {
   stack?: string;
 }
 
-/** A timed <video> or <audio>, as the page has it after its scripts ran (SPEC.md media rules). */
+/** A timed <video> or <audio>, as the page has it after its scripts ran. */
 export interface MediaDescription {
   /** Names the element across frames: its index among this composition's media, prefixed by instance indexes (`2/0`). */
   key: string;
@@ -89,7 +89,7 @@ export interface MediaDescription {
   audible: boolean;
 }
 
-/** One timed element of a composition, as a timeline draws it (SPEC.md timing rules). */
+/** One timed element of a composition, as a timeline draws it. */
 export interface TimelineEntry {
   kind: "clip" | "video" | "audio" | "composition";
   /** The element's id; for a sub-composition instance, its data-composition-id. */

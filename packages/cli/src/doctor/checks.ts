@@ -42,9 +42,9 @@ export function defaultDoctorContext(): DoctorContext {
 }
 
 export const MIN_NODE_MAJOR = 20;
-/** SPEC.md, worker rules: each worker's browser uses about 256 MB. */
+/** Worker rule: each worker's browser uses about 256 MB. */
 export const WORKER_MEMORY_BYTES = 256 * 1024 * 1024;
-/** SPEC.md: one worker on machines with 4 GB of RAM or less. */
+/** Worker rule: one worker on machines with 4 GB of RAM or less. */
 const SMALL_MACHINE_BYTES = 4 * 1024 ** 3;
 const DISK_FAIL_BYTES = 200 * 1024 ** 2;
 const DISK_WARN_BYTES = 2 * 1024 ** 3;

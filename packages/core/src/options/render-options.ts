@@ -2,7 +2,7 @@ import { z } from "zod";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
- * SPEC.md's quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
+ * The quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
  * the browser, the lowest that keeps the output within 1 dB of what x264 makes from lossless
  * frames at the preset's CRF, small text included (docs/fidelity.md has the figures).
  */
@@ -77,7 +77,7 @@ export function validateRenderOptions(input: unknown, nameOf: (field: string) =>
   return { ok: false, problem: { field, problem: issue.message, value } };
 }
 
-/** SPEC.md's worker rule: half the cores, capped at 4, at least 1. */
+/** The worker rule: half the cores, capped at 4, at least 1. */
 export function defaultWorkerCount(cores: number): number {
   return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }

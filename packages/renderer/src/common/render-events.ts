@@ -101,3 +101,10 @@ export type RenderEvent =
   | RenderWarningEvent
   | RenderFinishedEvent
   | RenderFailedEvent;
+
+/** Every renderer event's `type`, at run time: what clients and docs may name. */
+export const RENDER_EVENT_TYPES = ["started", "progress", "warning", "finished", "failed"] as const;
+
+// A type added to RenderEvent without a place in RENDER_EVENT_TYPES fails to compile here.
+const everyTypeListed: Exclude<RenderEvent["type"], (typeof RENDER_EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyTypeListed;
