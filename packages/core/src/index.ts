@@ -98,3 +98,4 @@ export {
 } from "./options/render-options.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
+export { plural } from "./text/plural.js";

@@ -1,4 +1,4 @@
-import { MAX_WORKERS } from "@compose/core";
+import { MAX_WORKERS, plural } from "@compose/core";
 
 export interface BenchmarkRun {
   workers: number;
@@ -77,7 +77,7 @@ export function recommend(runs: BenchmarkRun[], machine: { cores: number; totalM
   while (concurrent > 1 && concurrent * perRender > budget) concurrent--;
   const guidance = range[0] === range[1] ? `${range[0]}` : `${range[0]}-${range[1]}`;
   reasons.push(
-    `--max-concurrent-renders ${concurrent}: ${machine.cores} core${machine.cores === 1 ? "" : "s"} (guidance ${guidance}: 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6)` +
+    `--max-concurrent-renders ${concurrent}: ${plural(machine.cores, "core")} (guidance ${guidance}: 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6)` +
       (concurrent < range[1] && perRender > 0 ? `, limited by memory (${gib(perRender)} per render)` : ""),
   );
   return { workers, maxConcurrentRenders: concurrent, concurrentRange: range, reasons };

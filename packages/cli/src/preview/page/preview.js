@@ -17,6 +17,8 @@ const TYPING_DELAY_MS = 150;
 const CONFIG_PARAMETER = "__compose_config";
 
 const $ = (id) => document.getElementById(id);
+/** `1 frame`, `2 frames`: a count and its noun in the number the count asks for. */
+const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
 const app = {
   /** The server's view of the project (see project-state.ts). */
@@ -319,7 +321,6 @@ function showLint() {
     return;
   }
   if (!lint) return;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   $("lint-summary").className = lint.errors > 0 ? "error" : lint.warnings > 0 ? "warning" : "";
   $("lint-summary").textContent = `${plural(lint.errors, "error")}, ${plural(lint.warnings, "warning")} in ${plural(lint.files.length, "file")}`;
   list.replaceChildren(
@@ -923,7 +924,7 @@ function showRenderEvent(event) {
     case "started":
       progress.hidden = false;
       progress.value = 0;
-      $("render-status").textContent = `rendering ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps, ${event.workers} worker${event.workers === 1 ? "" : "s"}`;
+      $("render-status").textContent = `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
       break;
     case "progress":
       progress.value = event.percent;
@@ -935,7 +936,7 @@ function showRenderEvent(event) {
     case "finished": {
       progress.value = 100;
       const megabytes = (event.sizeBytes / 1e6).toFixed(2);
-      $("render-status").textContent = `finished: ${event.frames} frames, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+      $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
       const url = `${render.output}?t=${Date.now()}`;
       $("render-video").src = url;
       $("render-link").href = render.output;
