@@ -116,8 +116,14 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
     style: attribute(element, "style"),
+    opaque: isOpaque(attribute(element, "data-opaque")),
     loc: elementLocation(element),
   };
+}
+
+/** `data-opaque`, `data-opaque=""` or `data-opaque="true"`: the author means the frame to be opaque. */
+function isOpaque(value: string | undefined): boolean {
+  return value !== undefined && value.trim().toLowerCase() !== "false";
 }
 
 function readTimedElement(element: Element, problems: CompositionProblem[]): TimedElement | undefined {

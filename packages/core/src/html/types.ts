@@ -70,6 +70,8 @@ export interface CompositionRoot {
   duration: number | undefined;
   /** The inline style attribute, as written. */
   style: string | undefined;
+  /** data-opaque: its background is meant to show in every format, transparent ones too. */
+  opaque: boolean;
   loc: SourceLocation;
 }
 

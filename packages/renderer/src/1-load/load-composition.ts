@@ -128,7 +128,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(source.id));
   checkFrames(source.id, info.duration, options.fps, limits);
   // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
-  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, info, emit);
+  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, source, info, emit);
 
   return {
     source,

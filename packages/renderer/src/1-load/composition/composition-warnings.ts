@@ -14,10 +14,13 @@ export function warnOnRootSize(composition: SourceComposition, info: Composition
   });
 }
 
-/** A transparent format whose page paints a background: the output will not be transparent. */
-export function warnOnOpaqueBackground(format: OutputFormat, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
+/**
+ * A transparent format whose page paints a background: the output will not be transparent. A
+ * composition that says it is meant to be opaque (data-opaque) is not warned.
+ */
+export function warnOnOpaqueBackground(format: OutputFormat, composition: SourceComposition, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
   const painted = info.paintedBackgrounds;
-  if (painted.length === 0) return;
+  if (painted.length === 0 || composition.metadata.opaque) return;
   emit({
     type: "warning",
     code: "opaque-background",
