@@ -129,8 +129,10 @@ describe("variable warnings", () => {
     expect(result.code).toBe(1);
     const errorLines = lines(result.stderr);
     expect(errorLines, result.stderr).toHaveLength(1);
-    expect(errorLines[0]).toMatch(/^error: variables refused by --strict-variables: /);
+    expect(errorLines[0]).toMatch(/^error: variables refused by --strict-variables, so the render stopped: /);
     for (const code of ["undeclared", "type-mismatch", "enum-out-of-range"]) expect(errorLines[0]).toContain(code);
+    // Nothing was used in their place: the render did not go on.
+    expect(errorLines[0]).not.toMatch(/is used|ignored/);
     expect(existsSync(project.path("strict"))).toBe(false);
   });
 });

@@ -25,8 +25,8 @@ function checkVariables(composition: SourceComposition, options: RenderOptions, 
   const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
   if (issues.length === 0) return;
   if (options.strictVariables) {
-    const list = issues.map((issue) => `${issue.code}: ${issue.message}`).join("; ");
-    throw new RenderError("invalid-variables", `variables refused by ${optionName("strictVariables")}: ${list}`);
+    const list = issues.map((issue) => `${issue.code}: ${issue.problem}`).join("; ");
+    throw new RenderError("invalid-variables", `variables refused by ${optionName("strictVariables")}, so the render stopped: ${list}`);
   }
   for (const issue of issues) emit({ type: "warning", code: issue.code, message: issue.message });
 }
