@@ -32,6 +32,11 @@ export interface RenderWarningEvent {
   type: "warning";
   code: string;
   message: string;
+  /**
+   * Set on the one warning that counts the warnings of `code` past the first ten, which are not
+   * sent: how many there were ("and 14,990 more undeclared keys").
+   */
+  more?: number;
 }
 
 /** Where the time of one page's frames went, for the benchmark and the finished event. */
