@@ -99,3 +99,4 @@ export {
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { plural } from "./text/plural.js";
+export { closestMatch } from "./text/closest.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { closestMatch } from "../text/closest.js";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
@@ -44,6 +45,8 @@ export interface OptionProblem {
   problem: string;
   /** The rejected value, when one value alone is wrong (not a combination). */
   value?: unknown;
+  /** What a mistyped field or value most likely meant: a render option's name, or one of the allowed values. */
+  closest?: string;
 }
 
 export type OptionsResult = { ok: true; options: RenderOptions } | { ok: false; problem: OptionProblem };
@@ -61,6 +64,11 @@ function combinationProblem(options: RenderOptions, nameOf: (field: string) => s
   return undefined;
 }
 
+function closestOf(word: unknown, candidates: readonly string[]): { closest?: string } {
+  const closest = typeof word === "string" ? closestMatch(word, candidates) : undefined;
+  return closest === undefined ? {} : { closest };
+}
+
 /** Validates render options, reporting the first problem (one clear line is the rule). */
 export function validateRenderOptions(input: unknown, nameOf: (field: string) => string = (field) => field): OptionsResult {
   const result = renderOptionsSchema.safeParse(input);
@@ -72,9 +80,11 @@ export function validateRenderOptions(input: unknown, nameOf: (field: string) =>
   const field = String(issue.path[0] ?? "");
   const value = (input as Record<string, unknown>)[field];
   if (issue.code === "unrecognized_keys") {
-    return { ok: false, problem: { field: issue.keys[0] ?? "", problem: "is not a render option" } };
+    const unknown = issue.keys[0] ?? "";
+    return { ok: false, problem: { field: unknown, problem: "is not a render option", ...closestOf(unknown, Object.keys(RENDER_OPTIONS)) } };
   }
-  return { ok: false, problem: { field, problem: issue.message, value } };
+  const allowed = issue.code === "invalid_value" && typeof value === "string" ? issue.values.map(String) : [];
+  return { ok: false, problem: { field, problem: issue.message, value, ...closestOf(value, allowed) } };
 }
 
 /** The worker rule: half the cores, capped at 4, at least 1. */
