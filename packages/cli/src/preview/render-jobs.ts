@@ -102,7 +102,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
     };
     run().catch((error: Error) => {
       // render() reports its own failures as a failed event; this is for anything else.
-      if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
+      if (!job.done) emit({ type: "failed", code: "internal", message: error.message, problems: [{ code: "internal", message: error.message }] });
     });
     return { ok: true, job };
   }

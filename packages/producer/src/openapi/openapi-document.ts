@@ -142,7 +142,15 @@ const eventSchemas = {
   FailedEvent: event(
     "failed",
     "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, ...) or `cancelled`.",
-    { code: { type: "string" }, message: { type: "string" } },
+    {
+      code: { type: "string" },
+      message: { type: "string" },
+      problems: {
+        type: "array",
+        description: "What went wrong, in the order it did, each with its code: the cause first (a script that failed to load), then what may follow from it (a page error). One entry when the failure has a single cause.",
+        items: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } },
+      },
+    },
   ),
 };
 

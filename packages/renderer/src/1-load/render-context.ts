@@ -52,7 +52,7 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     return await step(context);
   } catch (error) {
     const failure = explainFailure(error, context.pool, hooks.signal);
-    context.emit({ type: "failed", code: failure.code, message: failure.message });
+    context.emit({ type: "failed", code: failure.code, message: failure.message, problems: failure.problems });
     throw failure;
   } finally {
     hooks.signal?.removeEventListener("abort", onAbort);

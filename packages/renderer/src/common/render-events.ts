@@ -98,6 +98,12 @@ export interface RenderFailedEvent {
   type: "failed";
   code: string;
   message: string;
+  /**
+   * What went wrong, in the order it did, each with its code: the first is the cause (a script
+   * that failed to load), the ones after may follow from it (`gsap is not defined`). One entry,
+   * the failure itself, when it has a single cause.
+   */
+  problems: Array<{ code: string; message: string }>;
 }
 
 export type RenderEvent =

@@ -12,6 +12,10 @@ interface AssetFailure {
   initiator: string | undefined;
 }
 
+/** What the page's own code needs to run: when one fails to load, the page errors that follow may be its doing. */
+const CODE_TYPES = new Set(["Script", "Stylesheet"]);
+const MISSING_HINT = "; fix the reference, or render with --allow-missing-assets to go ahead without it";
+
 /**
  * Refusals of the render's own network policy are reported by the policy; a request the page
  * cancelled (a replaced image, a video whose source the renderer removed) did not fail.
@@ -36,6 +40,8 @@ export class AssetWatch {
   readonly #requests = new Map<string, Protocol.Network.RequestWillBeSentEvent>();
   readonly #failures: AssetFailure[] = [];
   readonly #named = new Set<string>();
+  /** Every script and stylesheet that failed to load, the policy's refusals included, in order. */
+  readonly #unloadedCode: AssetFailure[] = [];
 
   private constructor(options: AssetWatchOptions) {
     this.#options = options;
@@ -50,11 +56,19 @@ export class AssetWatch {
       if (event.response.status >= 400) watch.#fail(event.requestId, `HTTP ${event.response.status}`);
     });
     cdp.on("Network.loadingFailed", (event) => {
+      if (event.errorText.includes("ERR_BLOCKED_BY_CLIENT")) watch.#refused(event.requestId);
       if (event.canceled || NOT_FAILURES.test(event.errorText)) return;
       watch.#fail(event.requestId, event.errorText);
     });
     await cdp.send("Network.enable");
     return watch;
+  }
+
+  /** A script or stylesheet the network policy refused: the policy warns of it, but a page error may follow. */
+  #refused(requestId: string): void {
+    const request = this.#requests.get(requestId);
+    if (!request || !CODE_TYPES.has(request.type ?? "")) return;
+    this.#unloadedCode.push({ type: request.type!, url: request.request.url, status: "refused by the network policy", initiator: this.#initiator(request.initiator) });
   }
 
   #fail(requestId: string, status: string): void {
@@ -64,12 +78,9 @@ export class AssetWatch {
     // A failed request may report a status, then loadingFailed too; a frame may ask again: name it once.
     if (this.#named.has(request.request.url)) return;
     this.#named.add(request.request.url);
-    this.#failures.push({
-      type: request.type ?? "Other",
-      url: request.request.url,
-      status,
-      initiator: this.#initiator(request.initiator),
-    });
+    const failure = { type: request.type ?? "Other", url: request.request.url, status, initiator: this.#initiator(request.initiator) };
+    this.#failures.push(failure);
+    if (CODE_TYPES.has(failure.type)) this.#unloadedCode.push(failure);
   }
 
   #initiator(initiator: Protocol.Network.Initiator): string | undefined {
@@ -99,10 +110,29 @@ export class AssetWatch {
   check(): void {
     const failures = this.#failures.splice(0);
     if (failures.length === 0) return;
-    if (!this.#options.allowMissing) {
-      const hint = "; fix the reference, or render with --allow-missing-assets to go ahead without it";
-      throw new RenderError("missing-asset", `${this.#describe(failures[0]!)}${hint}`);
-    }
+    if (!this.#options.allowMissing) throw new RenderError("missing-asset", `${this.#describe(failures[0]!)}${MISSING_HINT}`);
     for (const failure of failures) this.#options.warn(this.#describe(failure));
+  }
+
+  /**
+   * The failure for a page script error, `description`. When a script or stylesheet failed to
+   * load before it, that load is the first thing that went wrong: the failure names it first and
+   * says the page error may follow from it, and lists both as problems. Without
+   * --allow-missing-assets the failed load is what stops the render (missing-asset); with it, each
+   * failed load is warned of first and the page error stops the render.
+   */
+  pageError(description: string): RenderError {
+    const pageProblem = { code: "page-error", message: description };
+    const cause = this.#unloadedCode[0];
+    if (cause === undefined) return new RenderError("page-error", description);
+    const refused = cause.status === "refused by the network policy";
+    const problems = [{ code: refused ? "network-refused" : "missing-asset", message: this.#describe(cause) }, pageProblem];
+    const told = `${this.#describe(cause)}; later page errors may follow from it, the first: ${description}`;
+    if (refused || this.#options.allowMissing) {
+      this.check();
+      return new RenderError("page-error", told, { problems });
+    }
+    this.#failures.splice(0);
+    return new RenderError("missing-asset", `${told}${MISSING_HINT}`, { problems });
   }
 }
