@@ -1,3 +1,4 @@
+import { assetReferences } from "./asset-references.js";
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { quote } from "../text/quote.js";
 import { parseVariableDeclarations } from "../variables/parse-declarations.js";
@@ -38,6 +39,7 @@ export function parseComposition(html: string, options: { file?: string } = {}):
     variablesAttribute,
     declarations: parseVariableDeclarations(variablesAttribute?.text),
     media: [],
+    references: assetReferences(document, html),
     ...readScriptsAndAttributes(document),
     problems,
   };

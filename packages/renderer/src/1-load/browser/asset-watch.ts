@@ -1,13 +1,16 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
 import { RenderError } from "../../common/render-error.js";
+import { REFUSED_HEADER } from "../serve/project-server.js";
 
 /** What the page requested and could not get. */
 interface AssetFailure {
   /** The resource type as the browser names it (Image, Stylesheet, Font, Fetch, Media...). */
   type: string;
   url: string;
-  /** "HTTP 404", or the network error. */
+  /** "HTTP 404", the network error, or the project rule the file breaks ("it leads out of the project…"). */
   status: string;
+  /** Whether the project server refused it by a project rule (then `status` names the rule). */
+  byRule?: boolean;
   /** The file and line that asked for it, when the browser knows. */
   initiator: string | undefined;
 }
@@ -15,6 +18,7 @@ interface AssetFailure {
 /** What the page's own code needs to run: when one fails to load, the page errors that follow may be its doing. */
 const CODE_TYPES = new Set(["Script", "Stylesheet"]);
 const MISSING_HINT = "; fix the reference, or render with --allow-missing-assets to go ahead without it";
+const RULE_HINT = "; copy the file into the project as a regular file without a leading dot, or render with --allow-missing-assets to go ahead without it";
 
 /**
  * Refusals of the render's own network policy are reported by the policy; a request the page
@@ -53,7 +57,10 @@ export class AssetWatch {
     // Requests that loaded are forgotten, so a long render does not keep every frame's request.
     cdp.on("Network.loadingFinished", (event) => watch.#requests.delete(event.requestId));
     cdp.on("Network.responseReceived", (event) => {
-      if (event.response.status >= 400) watch.#fail(event.requestId, `HTTP ${event.response.status}`);
+      if (event.response.status < 400) return;
+      const rule = event.response.headers[REFUSED_HEADER];
+      if (rule !== undefined && event.response.url.startsWith(options.baseUrl)) watch.#fail(event.requestId, `it ${rule}`, true);
+      else watch.#fail(event.requestId, `HTTP ${event.response.status}`);
     });
     cdp.on("Network.loadingFailed", (event) => {
       if (event.errorText.includes("ERR_BLOCKED_BY_CLIENT")) watch.#refused(event.requestId);
@@ -71,14 +78,14 @@ export class AssetWatch {
     this.#unloadedCode.push({ type: request.type!, url: request.request.url, status: "refused by the network policy", initiator: this.#initiator(request.initiator) });
   }
 
-  #fail(requestId: string, status: string): void {
+  #fail(requestId: string, status: string, byRule = false): void {
     const request = this.#requests.get(requestId);
     // Timed media are probed and extracted by the renderer, which names a missing one by its element.
     if (!request || request.type === "Media" || request.request.url.startsWith("data:")) return;
     // A failed request may report a status, then loadingFailed too; a frame may ask again: name it once.
     if (this.#named.has(request.request.url)) return;
     this.#named.add(request.request.url);
-    const failure = { type: request.type ?? "Other", url: request.request.url, status, initiator: this.#initiator(request.initiator) };
+    const failure = { type: request.type ?? "Other", url: request.request.url, status, byRule, initiator: this.#initiator(request.initiator) };
     this.#failures.push(failure);
     if (CODE_TYPES.has(failure.type)) this.#unloadedCode.push(failure);
   }
@@ -110,7 +117,7 @@ export class AssetWatch {
   check(): void {
     const failures = this.#failures.splice(0);
     if (failures.length === 0) return;
-    if (!this.#options.allowMissing) throw new RenderError("missing-asset", `${this.#describe(failures[0]!)}${MISSING_HINT}`);
+    if (!this.#options.allowMissing) throw new RenderError("missing-asset", `${this.#describe(failures[0]!)}${failures[0]!.byRule ? RULE_HINT : MISSING_HINT}`);
     for (const failure of failures) this.#options.warn(this.#describe(failure));
   }
 
@@ -133,6 +140,6 @@ export class AssetWatch {
       return new RenderError("page-error", told, { problems });
     }
     this.#failures.splice(0);
-    return new RenderError("missing-asset", `${told}${MISSING_HINT}`, { problems });
+    return new RenderError("missing-asset", `${told}${cause.byRule ? RULE_HINT : MISSING_HINT}`, { problems });
   }
 }
