@@ -27,3 +27,4 @@ export { audioFileName } from "./output/output-names.js";
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // For `compose lint` and `compose preview`: the font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
+export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";

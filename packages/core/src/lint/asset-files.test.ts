@@ -30,14 +30,14 @@ describe("lint resolves every local reference relative to the file that makes it
       {},
     );
     expect(where(findings.filter((f) => f.code === "missing-asset"))).toEqual([
-      'index.html:3:58 missing-asset <script> src "lib/gsap.min.js": lib/gsap.min.js does not exist',
-      'index.html:6:24 missing-asset <style> url() "img/x.png": img/x.png does not exist',
-      'index.html:9:22 missing-asset <img> srcset "img/a2.png": img/a2.png does not exist',
-      'index.html:10:23 missing-asset <video> poster "poster.jpg": poster.jpg does not exist',
-      'index.html:11:25 missing-asset style url() "bg.png": bg.png does not exist',
-      'parts/card.html:5:6 missing-asset <img> src "logo.png": parts/logo.png does not exist',
-      'css/main.css:1:35 missing-asset url() "../fonts/f.woff2": css/../fonts/f.woff2 does not exist',
-      'css/main.css:3:18 missing-asset url() "tile.png": css/tile.png does not exist',
+      'index.html:3:58 missing-asset <script> src "lib/gsap.min.js": the file does not exist',
+      'index.html:6:24 missing-asset <style> url() "img/x.png": the file does not exist',
+      'index.html:9:22 missing-asset <img> srcset "img/a2.png": the file does not exist',
+      'index.html:10:23 missing-asset <video> poster "poster.jpg": the file does not exist',
+      'index.html:11:25 missing-asset style url() "bg.png": the file does not exist',
+      'parts/card.html:5:6 missing-asset <img> src "logo.png": the file does not exist',
+      'css/main.css:1:35 missing-asset url() "../fonts/f.woff2": the file does not exist',
+      'css/main.css:3:18 missing-asset url() "tile.png": the file does not exist',
     ]);
   });
 

@@ -44,7 +44,7 @@ export function createAssetLint(
       const path = files.resolvePath(file, url);
       const problem = await options.check(path);
       if (problem !== undefined) {
-        report("missing-asset", reference.loc, `${reference.what} ${quote(url)}: ${path} ${problem}`);
+        report("missing-asset", reference.loc, `${reference.what} ${quote(url)}: the file ${problem}`);
         continue;
       }
       if (/\.css$/i.test(path) && !readSheets.has(path)) {

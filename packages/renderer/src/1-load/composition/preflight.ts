@@ -15,7 +15,7 @@ export async function preflight(
     // The CLI runs a docker render as a plain local render inside the container.
     throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
   }
-  await refuseLintErrors(composition.file);
+  await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets });
   checkVariables(composition, options, optionName, emit);
   checkDimensions(composition, options);
 }
