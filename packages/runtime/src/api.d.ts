@@ -37,6 +37,8 @@ export interface CompositionInfo {
    * transparent formats show it instead of transparency.
    */
   paintedBackgrounds: string[];
+  /** Graphics APIs the page asked for that the browser could not give ("WebGPU (navigator.gpu.requestAdapter() answered null)"). */
+  unavailableGraphics: string[];
   /** See ComposeApi.needsHistory; as it stood when the page became ready. */
   needsHistory: boolean;
   /**

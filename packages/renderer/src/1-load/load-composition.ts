@@ -13,7 +13,7 @@ import type { PackageLookup } from "./local-web/npm-package.js";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
-import { warnOnOpaqueBackground, warnOnRootSize } from "./composition/composition-warnings.js";
+import { warnOnOpaqueBackground, warnOnRootSize, warnOnUnavailableGraphics } from "./composition/composition-warnings.js";
 import { refusal } from "./composition/lint-before-render.js";
 import { preflight } from "./composition/preflight.js";
 import { readComposition, type SourceComposition } from "./composition/read-composition.js";
@@ -122,6 +122,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   const { info } = firstPage;
   await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
   warnOnRootSize(source, info, emit);
+  warnOnUnavailableGraphics(info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.
   const [timingError] = info.timingErrors;
   if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);

@@ -7,6 +7,7 @@ import { installFrameStyles } from "./frame-styles.js";
 import { HistoryWatch } from "./history-watch.js";
 import { takeInheritance } from "./inheritance.js";
 import { childFrameErrors, collectPageErrors } from "./page-errors.js";
+import { watchGraphicsApis } from "./graphics-apis.js";
 import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
@@ -32,6 +33,7 @@ declare global {
 function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
+  watchGraphicsApis();
   installFrameStyles();
   takeInheritance();
   const clock = new VirtualClock();
