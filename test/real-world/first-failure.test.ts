@@ -38,11 +38,11 @@ beforeAll(async () => {
 afterAll(() => project?.remove());
 
 describe("a library that fails to load", () => {
-  it("is named first, and the page error after it as what may follow", () => {
+  it("named in the markup, is refused before the page runs, as lint finds it", () => {
     const result = runs.get("local")!;
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `error: script lib/gsap.min.js failed to load (HTTP 404, requested by local.html:2); later page errors may follow from it, the first: ${notDefined("local.html")}; fix the reference, or render with --allow-missing-assets to go ahead without it`,
+      'error: [missing-asset] <script> src "lib/gsap.min.js": the file does not exist (local.html:2:9); fix the reference, or render with --allow-missing-assets to go ahead without it',
     ]);
   });
 
@@ -67,9 +67,9 @@ describe("a library that fails to load", () => {
   });
 
   it("render()'s failed event lists the problems with their codes, the cause first", async () => {
-    const run = await isolatedRender(project.path("api"), { composition: project.path("local.html"), output: "api.mp4", options: {} });
+    const run = await isolatedRender(project.path("api"), { composition: project.path("local.html"), output: "api.mp4", options: { allowMissingAssets: true } });
     const failed = run.events.find((event): event is RenderFailedEvent => event.type === "failed")!;
-    expect(failed.code).toBe("missing-asset");
+    expect(failed.code).toBe("page-error");
     expect(failed.problems).toEqual([
       { code: "missing-asset", message: "script lib/gsap.min.js failed to load (HTTP 404, requested by local.html:2)" },
       { code: "page-error", message: notDefined("local.html") },
