@@ -64,7 +64,7 @@ describe("compose benchmark", () => {
     const [, most] = concurrencyRange(cores);
     expect(concurrent).toBeGreaterThanOrEqual(1);
     expect(concurrent).toBeLessThanOrEqual(most);
-    // SPEC.md: 4 cores or fewer -> 1.
+    // The guidance: 4 cores or fewer -> 1.
     if (cores <= 4) expect(concurrent).toBe(1);
   });
 

@@ -127,7 +127,7 @@ describe("when the inner render fails or is cancelled", () => {
   it("passes on its error line and its exit code, and leaves no output", async () => {
     const result = await run(["--output", project.path("refused.mp4"), "--variables", '{"nope": 1}', "--strict-variables"], "present").result;
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: variables refused by --strict-variables: undeclared: /)]);
+    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: variables refused by --strict-variables, so the render stopped: undeclared: /)]);
     expect(existsSync(project.path("refused.mp4"))).toBe(false);
   }, 60_000);
 

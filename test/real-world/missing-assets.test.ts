@@ -1,6 +1,7 @@
 /**
  * An asset that fails to load fails the render by default, naming it, its status and who asked for
- * it; --allow-missing-assets turns each into a warning.
+ * it (one the markup names is found before the browser starts, as lint finds it); with
+ * --allow-missing-assets each is a warning.
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,9 +34,9 @@ afterAll(() => project?.remove());
 
 describe("a missing asset", () => {
   it.each([
-    ["img", "image images/missing.png failed to load (HTTP 404, requested by img.html:3)"],
-    // The browser names the line where layout asked for the background.
-    ["css", "image textures/missing.png failed to load (HTTP 404, requested by css.html:4)"],
+    ["img", '[missing-asset] <img> src "images/missing.png": the file does not exist (img.html:3:36)'],
+    ["css", '[missing-asset] <style> url() "textures/missing.png": the file does not exist (css.html:1:80)'],
+    // Only the running page asks for this one.
     ["seek", "fetch data/missing.json failed to load (HTTP 404, requested by seek.html:1)"],
   ])("%s: fails the render, naming it", async (name, message) => {
     const output = project.path(`${name}.mp4`);

@@ -1,5 +1,5 @@
 /**
- * Each output format has the codec, pixel format and container SPEC.md promises, and the
+ * Each output format has the codec, pixel format and container the README promises, and the
  * transparent formats really are transparent where the composition draws nothing.
  */
 import { readdir, readFile } from "node:fs/promises";

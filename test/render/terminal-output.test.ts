@@ -98,3 +98,13 @@ describe("--quiet", () => {
     expect((await stat(project.path("quiet.mp4"))).size).toBeGreaterThan(0);
   });
 });
+
+describe("a one-frame render", () => {
+  it("speaks of 1 frame, not 1 frames", async () => {
+    const one = await render([".", "--frames", "0-0", "--workers", "1", "--output", "one.mp4"], { cwd: project.dir });
+    expect(one.code).toBe(0);
+    const said = lines(one.stdout);
+    expect(said[0]).toMatch(/: 1 frame, 320x180, 1 worker;/);
+    expect(said.find((l) => l.startsWith("Captured "))).toMatch(/^Captured 1 frame in /);
+  });
+});

@@ -49,6 +49,7 @@ beforeAll(async () => {
     "index.html": html,
     "blue.json": JSON.stringify({ boxColor: "#0000ff" }),
     "broken.json": "{ boxColor: blue }",
+    "many.json": JSON.stringify(Object.fromEntries(Array.from({ length: 15_000 }, (_, index) => [`key${index}`, 1]))),
   });
   traps = await createToolTraps();
   await limited(2, [
@@ -57,6 +58,7 @@ beforeAll(async () => {
     run("file", ["--variables-file", "blue.json"]),
     run("warnings", ["--variables", BAD_VALUES]),
     run("strict", ["--variables", BAD_VALUES, "--strict-variables"]),
+    run("many", ["--variables-file", "many.json", "--quiet"]),
     run("malformed", ["--variables", "{boxColor:"], traps.env),
     run("array", ["--variables", '["#00ff00"]'], traps.env),
     run("number", ["--variables", "5"], traps.env),
@@ -118,6 +120,15 @@ describe("variable warnings", () => {
     expect(find("undeclared")).toMatch(/; ignored$/);
   });
 
+  it("past ten of one kind, the rest are counted in one line", () => {
+    const result = results.get("many")!;
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = lines(result.stderr);
+    expect(warnings).toHaveLength(11);
+    expect(warnings.slice(0, 10).every((line) => /^warning: \[undeclared\] "key\d+" is not a declared variable/.test(line))).toBe(true);
+    expect(warnings[10]).toBe("warning: [undeclared] and 14,990 more undeclared keys");
+  });
+
   it("a value that a warning refuses is not used: the page gets the declared default", async () => {
     const frame = await frameOf("warnings");
     // The script shows any mood but "loud" and "calm" as black; the default, calm, is grey.
@@ -129,8 +140,10 @@ describe("variable warnings", () => {
     expect(result.code).toBe(1);
     const errorLines = lines(result.stderr);
     expect(errorLines, result.stderr).toHaveLength(1);
-    expect(errorLines[0]).toMatch(/^error: variables refused by --strict-variables: /);
+    expect(errorLines[0]).toMatch(/^error: variables refused by --strict-variables, so the render stopped: /);
     for (const code of ["undeclared", "type-mismatch", "enum-out-of-range"]) expect(errorLines[0]).toContain(code);
+    // Nothing was used in their place: the render did not go on.
+    expect(errorLines[0]).not.toMatch(/is used|ignored/);
     expect(existsSync(project.path("strict"))).toBe(false);
   });
 });

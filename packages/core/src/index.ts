@@ -62,6 +62,7 @@ export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.j
 export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
+export { networkRefusedMessage, type AssetLintOptions, type CheckAsset } from "./lint/asset-files.js";
 
 export {
   RENDER_OPTIONS,
@@ -98,3 +99,5 @@ export {
 } from "./options/render-options.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
+export { plural } from "./text/plural.js";
+export { closestMatch } from "./text/closest.js";

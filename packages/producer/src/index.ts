@@ -17,6 +17,7 @@ export { QueueFullError, QueueClosedError, JobPayloadTooLargeError, QueueUnavail
 export { RenderQueue, type RenderQueueOptions } from "./queue/render-queue.js";
 export { RenderJob, type RenderStatus, type RenderState, type RenderJobSpec } from "./jobs/render-job.js";
 export type { JobEvent, QueueEvent, ClientRenderEvent } from "./jobs/job-events.js";
+export { JOB_EVENT_TYPES } from "./jobs/job-events.js";
 export { renderExecutor, type JobExecutor, type RenderSettings } from "./jobs/render-executor.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
 export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./config/worker-config.js";

@@ -20,7 +20,7 @@ export { chunkProblem } from "./5-assemble/check-chunk.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";
-export { sumFrameStats } from "./common/render-events.js";
+export { sumFrameStats, RENDER_EVENT_TYPES } from "./common/render-events.js";
 export { audioFileName } from "./output/output-names.js";
 
 // For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
@@ -28,3 +28,4 @@ export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-c
 // For `compose lint` and `compose preview`: the font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
 export { servesFile } from "./1-load/serve/project-server.js";
+export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";

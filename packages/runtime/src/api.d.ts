@@ -43,6 +43,8 @@ export interface CompositionInfo {
    * transparent formats show it instead of transparency.
    */
   paintedBackgrounds: string[];
+  /** Graphics APIs the page asked for that the browser could not give ("WebGPU (navigator.gpu.requestAdapter() answered null)"). */
+  unavailableGraphics: string[];
   /** See ComposeApi.needsHistory; as it stood when the page became ready. */
   needsHistory: boolean;
   /**
@@ -82,7 +84,7 @@ export interface LoadFailure {
   document: string;
 }
 
-/** A timed <video> or <audio>, as the page has it after its scripts ran (SPEC.md media rules). */
+/** A timed <video> or <audio>, as the page has it after its scripts ran. */
 export interface MediaDescription {
   /** Names the element across frames: its index among this composition's media, prefixed by instance indexes (`2/0`). */
   key: string;
@@ -106,7 +108,7 @@ export interface MediaDescription {
   audible: boolean;
 }
 
-/** One timed element of a composition, as a timeline draws it (SPEC.md timing rules). */
+/** One timed element of a composition, as a timeline draws it. */
 export interface TimelineEntry {
   kind: "clip" | "video" | "audio" | "composition";
   /** The element's id; for a sub-composition instance, its data-composition-id. */

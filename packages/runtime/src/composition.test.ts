@@ -71,6 +71,7 @@ describe("clip visibility", () => {
       durationSource: "clips",
       timingErrors: [],
       paintedBackgrounds: [],
+      unavailableGraphics: [],
       box: { width: 320, height: 180, hidden: false },
       needsHistory: false,
     });

@@ -19,7 +19,7 @@ describe("candidateWorkerCounts", () => {
   });
 });
 
-describe("concurrencyRange (SPEC.md's concurrency limit guidance)", () => {
+describe("concurrencyRange (the concurrency limit guidance)", () => {
   it.each([
     [1, [1, 1]],
     [2, [1, 1]],

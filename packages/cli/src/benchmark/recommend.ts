@@ -1,4 +1,4 @@
-import { MAX_WORKERS } from "@compose/core";
+import { MAX_WORKERS, plural } from "@compose/core";
 
 export interface BenchmarkRun {
   workers: number;
@@ -15,7 +15,7 @@ export interface BenchmarkRun {
 export interface Recommendation {
   workers: number;
   maxConcurrentRenders: number;
-  /** SPEC.md's range for this many cores, e.g. [3, 4] for 16 cores. */
+  /** The recommended range for this many cores, e.g. [3, 4] for 16 cores. */
   concurrentRange: [number, number];
   reasons: string[];
 }
@@ -24,7 +24,7 @@ export interface Recommendation {
 const NEAR_BEST = 0.9;
 /** Leave this share of memory to everything else. */
 const MEMORY_SHARE = 0.75;
-/** SPEC.md worker rules: one worker on machines with 4 GB of RAM or less. */
+/** Worker rule: one worker on machines with 4 GB of RAM or less. */
 const SMALL_MACHINE_BYTES = 4 * 1024 ** 3;
 
 /** Worker counts a benchmark tries by default: 1 up to min(8, cores). */
@@ -34,7 +34,7 @@ export function candidateWorkerCounts(cores: number): number[] {
 }
 
 /**
- * SPEC.md, "Concurrency limit guidance": 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6; when in doubt, 1.
+ * Concurrency limit guidance: 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6; when in doubt, 1.
  * Between rows the lower row applies; beyond 32 cores the 32-core row (no guidance, so stay with it).
  */
 export function concurrencyRange(cores: number): [number, number] {
@@ -77,7 +77,7 @@ export function recommend(runs: BenchmarkRun[], machine: { cores: number; totalM
   while (concurrent > 1 && concurrent * perRender > budget) concurrent--;
   const guidance = range[0] === range[1] ? `${range[0]}` : `${range[0]}-${range[1]}`;
   reasons.push(
-    `--max-concurrent-renders ${concurrent}: ${machine.cores} core${machine.cores === 1 ? "" : "s"} (guidance ${guidance}: 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6)` +
+    `--max-concurrent-renders ${concurrent}: ${plural(machine.cores, "core")} (guidance ${guidance}: 4 cores -> 1, 8 -> 2, 16 -> 3-4, 32 -> 5-6)` +
       (concurrent < range[1] && perRender > 0 ? `, limited by memory (${gib(perRender)} per render)` : ""),
   );
   return { workers, maxConcurrentRenders: concurrent, concurrentRange: range, reasons };

@@ -1,3 +1,4 @@
+import { plural } from "@compose/core";
 import type { BenchmarkRun, Recommendation } from "./recommend.js";
 
 export interface BenchmarkResult {
@@ -27,7 +28,7 @@ export function formatBenchmarkText(result: BenchmarkResult): string {
   const { composition, slice, machine } = result;
   const lines = [
     `${composition.id} (${composition.width}x${composition.height}): ${slice.frames} frames (${slice.seconds.toFixed(2)} s at ${result.fps} fps), ${result.format}, ${result.quality} quality`,
-    `machine: ${machine.cores} core${machine.cores === 1 ? "" : "s"}, ${memory(machine.totalMemoryBytes)} memory`,
+    `machine: ${plural(machine.cores, "core")}, ${memory(machine.totalMemoryBytes)} memory`,
     "",
     ...table(
       ["workers", "frames/s", "wall time", "peak memory"],

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { MAX_WORKERS, outputExtension, RENDER_OPTIONS, type RenderOptions } from "@compose/core";
+import { MAX_WORKERS, outputExtension, RENDER_OPTIONS, type RenderOptions, plural } from "@compose/core";
 import type { RenderEvent, RenderFinishedEvent, RenderStartedEvent } from "@compose/renderer";
 import { samplePeakMemory } from "../benchmark/process-memory.js";
 import { candidateWorkerCounts, recommend, type BenchmarkRun } from "../benchmark/recommend.js";
@@ -75,7 +75,7 @@ export function registerBenchmark(program: Command): void {
       try {
         for (const workers of workerCounts) {
           const options: RenderOptions = { ...base, workers };
-          process.stderr.write(`compose benchmark: ${workers} worker${workers === 1 ? "" : "s"}... `);
+          process.stderr.write(`compose benchmark: ${plural(workers, "worker")}... `);
           const output = join(outputDir, `workers-${workers}${outputExtension(options.format)}`);
           const memory = samplePeakMemory();
           let finished: RenderFinishedEvent;

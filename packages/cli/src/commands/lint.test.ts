@@ -84,7 +84,7 @@ describe.concurrent("compose lint", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
     expect(run.stdout.split("\n")).toEqual([
-      'project/index.html:5:101  error  variable-values-type-mismatch  host "one" (card.html): "title" must be a string, got 5; the default "Hi" is used',
+      'project/index.html:5:101  error  variable-values-type-mismatch  host "one" (card.html): "title" must be a string, got 5',
       "project/card.html:4:10  warning  inline-media  <img> src is an inline data: URL (1 KiB); pass the file as a URL reference instead",
       'project/scenes/outro.html:2:36  error  variable-default-mismatch  variable "size": default 9 is above max 4',
       "2 errors, 1 warning in 3 files",

@@ -1,11 +1,11 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { existsSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import { lintProject } from "@compose/core";
+import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck } from "@compose/renderer";
 
 export function registerLint(program: Command): void {
   program
@@ -13,7 +13,8 @@ export function registerLint(program: Command): void {
     .description("Check a composition's variable declarations, timing and sub-compositions.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--json", "print the findings as JSON")
-    .action(async (pathArg: string, options: { json?: boolean }) => {
+    .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL is reported as refused").choices([...NETWORK_MODES]).default("public"))
+    .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
       const entry = resolveCompositionEntry(pathArg);
       // Work with paths relative to the current directory so findings and messages print as the user sees them.
@@ -26,7 +27,9 @@ export function registerLint(program: Command): void {
         return html;
       };
       const knownFontFamily = await fontFamilyCatalog(dirname(entry.file));
-      const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
+      const projectDir = dirname(entryFile);
+      const assets = { check: projectAssetCheck(projectDir), network: options.network };
+      const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily, assets });
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
       process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;
     });

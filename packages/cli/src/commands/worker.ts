@@ -1,3 +1,4 @@
+import { plural } from "@compose/core";
 import type { Command } from "commander";
 // Only the light config module up front: BullMQ and the renderer load when `worker` runs.
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, redactedUrl } from "@compose/producer/config";
@@ -44,7 +45,7 @@ export function registerWorker(program: Command): void {
         return;
       }
       say(
-        `ready (queue ${redactedUrl(config.queue)}, ${config.concurrency} task${config.concurrency === 1 ? "" : "s"} at once, projects ${config.projectsDir}, outputs ${config.outputsDir})`,
+        `ready (queue ${redactedUrl(config.queue)}, ${plural(config.concurrency, "task")} at once, projects ${config.projectsDir}, outputs ${config.outputsDir})`,
       );
       // The listeners stay: a second signal must not kill the process halfway through stopping.
       const signal = await new Promise<NodeJS.Signals>((resolve) => {

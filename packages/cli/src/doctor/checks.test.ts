@@ -72,7 +72,7 @@ describe("resources", () => {
     expect(checkCores(12).detail).toMatch(/uses 4/);
   });
 
-  it("judges memory by SPEC.md's 256 MB per worker and the 4 GB rule", () => {
+  it("judges memory by the 256 MB per worker and the 4 GB rule", () => {
     expect(checkMemory(32 * GiB, 30 * GiB, 8).status).toBe("pass");
     expect(checkMemory(4 * GiB, 3 * GiB, 8)).toMatchObject({ status: "warn", fix: "compose render --workers 1" });
     expect(checkMemory(16 * GiB, 0.6 * GiB, 8).status).toBe("warn");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
-import { defaultWorkerCount, MAX_WORKERS } from "@compose/core";
+import { defaultWorkerCount, MAX_WORKERS, plural } from "@compose/core";
 import { toolPath, TOOL_PATH_VARIABLES, type Tool } from "@compose/renderer/tools";
 import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
 import { checkBrowser } from "./browser-check.js";
@@ -42,9 +42,9 @@ export function defaultDoctorContext(): DoctorContext {
 }
 
 export const MIN_NODE_MAJOR = 20;
-/** SPEC.md, worker rules: each worker's browser uses about 256 MB. */
+/** Worker rule: each worker's browser uses about 256 MB. */
 export const WORKER_MEMORY_BYTES = 256 * 1024 * 1024;
-/** SPEC.md: one worker on machines with 4 GB of RAM or less. */
+/** Worker rule: one worker on machines with 4 GB of RAM or less. */
 const SMALL_MACHINE_BYTES = 4 * 1024 ** 3;
 const DISK_FAIL_BYTES = 200 * 1024 ** 2;
 const DISK_WARN_BYTES = 2 * 1024 ** 3;
@@ -204,7 +204,7 @@ export function checkCores(cores: number = availableParallelism()): CheckResult 
     id: "cores",
     name: "cores",
     status: "pass",
-    detail: `${cores} core${cores === 1 ? "" : "s"}: --workers auto uses ${workers} (half the cores, at most 4)`,
+    detail: `${plural(cores, "core")}: --workers auto uses ${workers} (half the cores, at most 4)`,
   };
 }
 
@@ -236,7 +236,7 @@ export function checkMemory(total: number = totalmem(), available: number = avai
     return {
       ...base,
       status: "warn",
-      detail: `${summary}: room for ${fits} worker${fits === 1 ? "" : "s"} at about 256 MB each; render with one worker here`,
+      detail: `${summary}: room for ${plural(fits, "worker")} at about 256 MB each; render with one worker here`,
       fix: "compose render --workers 1",
     };
   }

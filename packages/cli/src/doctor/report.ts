@@ -1,3 +1,4 @@
+import { plural } from "@compose/core";
 import type { CheckResult, CheckStatus } from "./checks.js";
 
 export const MARKS: Record<CheckStatus, string> = { pass: "✓", warn: "!", fail: "✗" };
@@ -28,12 +29,12 @@ export function formatDoctorText(checks: CheckResult[], colour = false): string 
     if (check.fix && check.status !== "pass") lines.push(`  ${" ".repeat(width)}  fix: ${check.fix}`);
   }
   const { failed, warnings } = summarize(checks);
-  const warned = warnings === 0 ? "" : ` (${warnings} warning${warnings === 1 ? "" : "s"})`;
+  const warned = warnings === 0 ? "" : ` (${plural(warnings, "warning")})`;
   lines.push("");
   lines.push(
     failed === 0
       ? `Ready to render${warned}.`
-      : `${failed} check${failed === 1 ? "" : "s"} failed${warned}: compose render needs ${failed === 1 ? "it" : "them"} fixed.`,
+      : `${plural(failed, "check")} failed${warned}: compose render needs ${failed === 1 ? "it" : "them"} fixed.`,
   );
   return `${lines.join("\n")}\n`;
 }

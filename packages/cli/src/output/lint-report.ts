@@ -1,3 +1,4 @@
+import { plural } from "@compose/core";
 import type { LintFinding } from "@compose/core";
 
 /** One line per finding, `file:line:col  severity  code  message`, then a summary line. */
@@ -17,6 +18,3 @@ export function countSeverities(findings: LintFinding[]): { errors: number; warn
   return { errors, warnings: findings.length - errors };
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}

@@ -113,7 +113,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
     const request = { ...options.settings, composition: entry.file, output, options: renderOptions, instances: instances as Record<string, Record<string, unknown>> | undefined };
     options.render(request, { onEvent: emit, signal: controller.signal }).catch((error: Error) => {
       // render() reports its own failures as a failed event; this is for anything else.
-      if (!job.done) emit({ type: "failed", code: "internal", message: error.message });
+      if (!job.done) emit({ type: "failed", code: "internal", message: error.message, problems: [{ code: "internal", message: error.message }] });
     });
     return { ok: true, job };
   }

@@ -36,6 +36,7 @@ export const FLAGS = {
     help: `producer server only (compose serve): how many renders run at once, ${CONCURRENCY_LIMITS.min}-${CONCURRENCY_LIMITS.max}; checked here, no effect on one render`,
     default: CONCURRENCY_LIMITS.default,
     scopes: RENDER_AND_CONTAINER,
+    hidden: true,
   },
   maxFrames: { flag: "--max-frames <n>", help: "frames one render may capture", default: DEFAULT_LIMITS.maxFrames, scopes: EVERYWHERE },
   maxWidth: { flag: "--max-width <px>", help: "composition width allowed", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },

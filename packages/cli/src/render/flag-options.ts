@@ -58,6 +58,7 @@ export function flagOptions(field: FlagField, defaultText?: string): Option[] {
     defaultText ?? declaration.defaultText ?? (declaration.default === undefined ? undefined : describeDefault(declaration.default));
   const option = new Option(declaration.flag, shownDefault === undefined ? declaration.help : `${declaration.help} (default: ${shownDefault})`);
   if (declaration.read === "list") option.argParser(collect);
+  if (declaration.hidden) option.hideHelp();
   if (declaration.negatedHelp === undefined) return [option];
   return [option, new Option(`--no-${option.long!.slice(2)}`, declaration.negatedHelp)];
 }

@@ -1,3 +1,4 @@
+import { plural } from "@compose/core";
 import cliProgress from "cli-progress";
 import { isAbsolute, relative } from "node:path";
 import type { RenderEvent } from "@compose/renderer";
@@ -63,7 +64,7 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
         if (options.quiet) return;
         out.write(
           `Rendering ${event.composition} at ${event.fps} fps, ${event.quality} quality: ` +
-            `${event.totalFrames} frames, ${event.width}x${event.height}, ${event.workers} worker${event.workers === 1 ? "" : "s"}; ` +
+            `${plural(event.totalFrames, "frame")}, ${event.width}x${event.height}, ${plural(event.workers, "worker")}; ` +
             `${seconds(event.durationSeconds)} s ${DURATION_SOURCES[event.durationSource]}\n`,
         );
         if (options.interactive) {
@@ -95,9 +96,9 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
           out.write(`${displayPath(event.output)}\n`);
           return;
         }
-        out.write(`Captured ${event.frames} frame${event.frames === 1 ? "" : "s"} in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
+        out.write(`Captured ${plural(event.frames, "frame")} in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
         if (event.stats.replayedFrames > 0) {
-          out.write(`Replayed ${event.stats.replayedFrames} frames of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`);
+          out.write(`Replayed ${plural(event.stats.replayedFrames, "frame")} of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`);
         }
         out.write(
           `Output: ${displayPath(event.output)} (${event.durationSeconds.toFixed(2)} s, ${event.width}x${event.height}, ${formatBytes(event.sizeBytes)})\n`,

@@ -8,7 +8,7 @@ function composition(body: string, rootAttributes = 'data-composition-id="main" 
 describe("parseComposition", () => {
   it("reads the root from a div in the body", () => {
     const parsed = parseComposition(composition("", 'id="stage" data-composition-id="main" data-width="640" data-height="360" data-duration="2.5"'));
-    expect(parsed.root).toEqual({ id: "main", tagName: "div", width: 640, height: 360, duration: 2.5, loc: { line: 4, column: 1, offset: 30 } });
+    expect(parsed.root).toEqual({ id: "main", tagName: "div", width: 640, height: 360, duration: 2.5, style: undefined, opaque: false, loc: { line: 4, column: 1, offset: 30 } });
     expect(parsed.problems).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { assetReferences } from "./asset-references.js";
 import { parse, type DefaultTreeAdapterTypes } from "parse5";
 import { quote } from "../text/quote.js";
 import { parseVariableDeclarations } from "../variables/parse-declarations.js";
@@ -38,6 +39,7 @@ export function parseComposition(html: string, options: { file?: string } = {}):
     variablesAttribute,
     declarations: parseVariableDeclarations(variablesAttribute?.text),
     media: [],
+    references: assetReferences(document, html),
     ...readScriptsAndAttributes(document),
     problems,
   };
@@ -116,8 +118,14 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
     style: attribute(element, "style"),
+    opaque: isOpaque(attribute(element, "data-opaque")),
     loc: elementLocation(element),
   };
+}
+
+/** `data-opaque`, `data-opaque=""` or `data-opaque="true"`: the author means the frame to be opaque. */
+function isOpaque(value: string | undefined): boolean {
+  return value !== undefined && value.trim().toLowerCase() !== "false";
 }
 
 function readTimedElement(element: Element, problems: CompositionProblem[]): TimedElement | undefined {

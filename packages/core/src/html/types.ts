@@ -1,3 +1,4 @@
+import type { AssetReference } from "./asset-references.js";
 import type { CompositionVariable, VariableValues } from "../variables/types.js";
 import type { DeclarationFinding } from "../variables/parse-declarations.js";
 import type { ValuesFinding } from "../variables/parse-values.js";
@@ -70,6 +71,8 @@ export interface CompositionRoot {
   duration: number | undefined;
   /** The inline style attribute, as written. */
   style: string | undefined;
+  /** data-opaque: its background is meant to show in every format, transparent ones too. */
+  opaque: boolean;
   loc: SourceLocation;
 }
 
@@ -116,6 +119,8 @@ export interface ParsedComposition {
   variablesAttribute: AttributeText | undefined;
   declarations: { variables: CompositionVariable[]; findings: DeclarationFinding[] };
   media: MediaReference[];
+  /** Every URL the file's markup makes the page load (src, srcset, stylesheets, CSS url() and @import). */
+  references: AssetReference[];
   scripts: ScriptReference[];
   /** Every data-* attribute of the file's elements, in document order. */
   dataAttributes: AttributeUse[];

@@ -50,6 +50,10 @@ export const LINT_CODES = {
   "inline-media": "warning",
   // Fonts: the render draws a family it cannot find with another font.
   "font-family-unknown": "warning",
+  // A project file the page loads that is not there: render refuses it with the same code.
+  "missing-asset": "error",
+  // A remote URL that --network none refuses: only reported when lint is told that network.
+  "network-refused": "warning",
   // Written for the other renderer of this contract: each finding says what to use instead.
   "foreign-runtime-api": "warning",
   "foreign-adapter-global": "warning",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LINT_CODES, type LintCode } from "./codes.js";
 import { composition, lintFiles, type ProjectFiles } from "./lint.test-helpers.js";
+import type { NetworkMode } from "../options/option-declarations.js";
 
 const CARD = composition('<p id="line" data-start="0" data-duration="1"></p>', {
   variables: JSON.stringify([
@@ -20,7 +21,7 @@ const clips = (...lines: string[]): ProjectFiles => ({ "index.html": composition
 const NUMBER = { id: "n", type: "number", label: "N", default: 1 };
 
 /** For every code: a project that triggers it and a close variant that does not. */
-const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
+const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: { network?: NetworkMode } }> = {
   "no-composition-root": { bad: { "index.html": "<p>hello</p>" }, good: clips() },
   "root-missing-attribute": {
     bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320"' }) },
@@ -148,14 +149,24 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles }> = {
     bad: clips('<img id="logo" src="data:image/png;base64,iVBORw0KGgo=" data-start="0">'),
     good: clips('<img id="logo" src="logo.png" data-start="0">'),
   },
+  "missing-asset": {
+    bad: clips('<img src="logo.png">'),
+    good: { ...clips('<img src="logo.png">'), "logo.png": "" },
+    assets: {},
+  },
+  "network-refused": {
+    bad: clips('<img src="https://cdn.example.com/logo.png">'),
+    good: { ...clips('<img src="https://cdn.example.com/logo.png">') },
+    assets: { network: "none" },
+  },
 };
 
 describe("lint codes", () => {
-  it.each(Object.entries(CASES))("%s: triggered by the bad example only", async (code, { bad, good }) => {
-    const badFindings = await lintFiles(bad);
+  it.each(Object.entries(CASES))("%s: triggered by the bad example only", async (code, { bad, good, assets }) => {
+    const badFindings = await lintFiles(bad, "index.html", assets);
     expect(badFindings.map((finding) => finding.code)).toContain(code);
     expect(badFindings.find((finding) => finding.code === code)?.severity).toBe(LINT_CODES[code as LintCode]);
-    expect(await lintFiles(good)).toEqual([]);
+    expect(await lintFiles(good, "index.html", assets && { ...assets, network: "public" })).toEqual([]);
   });
 
   it("has an example for every code", () => {

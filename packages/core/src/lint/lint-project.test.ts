@@ -26,7 +26,7 @@ describe("lintProject", () => {
         column: 67,
         severity: "error",
         code: "variable-values-type-mismatch",
-        message: 'host "card1" (card.html): "title" must be a string, got 3; the default "Card" is used',
+        message: 'host "card1" (card.html): "title" must be a string, got 3',
       },
       {
         file: "index.html",

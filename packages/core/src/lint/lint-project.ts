@@ -5,6 +5,7 @@ import { lintParsedComposition, sortByPosition } from "./lint-composition.js";
 import { createReport, type Report } from "./report.js";
 import type { EmbeddedComposition } from "./rules/rule.js";
 import type { LintFinding } from "./types.js";
+import { createAssetLint, type AssetLintOptions } from "./asset-files.js";
 
 /** Reads a file; undefined when it does not exist. A rejection is reported as unreadable. */
 export type LoadFile = (path: string) => Promise<string | undefined>;
@@ -18,11 +19,23 @@ type Loaded = { kind: "linted"; summary: EmbeddedComposition } | { kind: "missin
  * often it is embedded; a file that embeds itself through a chain is reported with the chain.
  * Findings come file by file, the entry first. Rejects only when the entry cannot be loaded.
  */
-export async function lintProject(entryFile: string, load: LoadFile, resolvePath: ResolvePath, options: { knownFontFamily?: (family: string) => boolean } = {}): Promise<LintFinding[]> {
+export async function lintProject(
+  entryFile: string,
+  load: LoadFile,
+  resolvePath: ResolvePath,
+  options: { knownFontFamily?: (family: string) => boolean; assets?: AssetLintOptions } = {},
+): Promise<LintFinding[]> {
   const entryHtml = await load(entryFile);
   if (entryHtml === undefined) throw new Error(`composition file not found: ${entryFile}`);
   const findingsByFile = new Map<string, LintFinding[]>();
   const loaded = new Map<string, Loaded>();
+  // A style sheet's findings are its own file's, listed once it is reached.
+  const reportIn = (file: string): Report => {
+    const { report, findings } = createReport(file);
+    findingsByFile.set(file, findings);
+    return report;
+  };
+  const lintAssets = options.assets && createAssetLint(options.assets, { resolvePath, load, reportIn });
 
   const lintFile = async (file: string, html: string, chain: string[]): Promise<EmbeddedComposition> => {
     // Reserve the file's place now so the output lists files in the order they are reached.
@@ -34,6 +47,7 @@ export async function lintProject(entryFile: string, load: LoadFile, resolvePath
       const summary = await embed(host, file, [...chain, file], report);
       if (summary !== undefined) embedded.set(host, summary);
     }
+    await lintAssets?.(file, parsed.references, report);
     const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host), embeddedOnly: chain.length > 0, knownFontFamily: options.knownFontFamily });
     findingsByFile.set(file, sortByPosition(hostFindings.concat(result.findings)));
     return result.summary;

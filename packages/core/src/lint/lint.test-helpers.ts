@@ -1,10 +1,12 @@
 import { lintProject } from "./lint-project.js";
 import type { LintFinding } from "./types.js";
+import type { NetworkMode } from "../options/option-declarations.js";
 
 /** An in-memory project for tests: a file that is an Error cannot be read. */
 export type ProjectFiles = Record<string, string | Error>;
 
-export async function lintFiles(files: ProjectFiles, entry = "index.html"): Promise<LintFinding[]> {
+/** With `assets`, the files the project holds are checked too: a path not among `files` does not exist. */
+export async function lintFiles(files: ProjectFiles, entry = "index.html", assets?: { network?: NetworkMode }): Promise<LintFinding[]> {
   return lintProject(
     entry,
     async (path) => {
@@ -13,8 +15,11 @@ export async function lintFiles(files: ProjectFiles, entry = "index.html"): Prom
       return file;
     },
     (from, src) => from.slice(0, from.lastIndexOf("/") + 1) + src,
-    // Every font family but those named Nowhere is drawn as itself here.
-    { knownFontFamily: (family) => !family.startsWith("Nowhere") },
+    {
+      // Every font family but those named Nowhere is drawn as itself here.
+      knownFontFamily: (family) => !family.startsWith("Nowhere"),
+      ...(assets && { assets: { ...assets, check: async (path: string) => (path in files ? undefined : "does not exist") } }),
+    },
   );
 }
 

@@ -28,6 +28,7 @@ describe("extractCompositionMetadata", () => {
           ],
         },
       ],
+      opaque: false,
       instances: [],
       media: [],
     });
@@ -78,6 +79,7 @@ describe("extractCompositionMetadata", () => {
       duration: undefined,
       durationSource: undefined,
       variables: [],
+      opaque: false,
       instances: [],
       media: [],
     });

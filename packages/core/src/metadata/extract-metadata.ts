@@ -38,6 +38,8 @@ export interface CompositionMetadata {
   duration: number | undefined;
   durationSource: Exclude<DurationSource, "timelines"> | undefined;
   variables: CompositionVariable[];
+  /** data-opaque on the composition element: an opaque frame is what the author means, in any format. */
+  opaque: boolean;
   instances: CompositionInstance[];
   media: CompositionMedia[];
 }
@@ -62,6 +64,7 @@ export function extractCompositionMetadata(html: string, options: MetadataOption
     duration,
     durationSource: durationSource === "timelines" ? undefined : durationSource,
     variables: parsed.declarations.variables,
+    opaque: parsed.root?.opaque ?? false,
     instances: parsed.hosts.map((host) => ({
       id: host.id,
       src: host.src,

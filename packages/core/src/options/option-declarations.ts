@@ -56,6 +56,8 @@ export interface FlagDeclaration {
    */
   readonly read?: "number" | "list" | "variables";
   readonly scopes: readonly FlagScope[];
+  /** Accepted and checked, but left out of --help: it acts on no single render (a server's setting). */
+  readonly hidden?: boolean;
 }
 
 export interface RenderOptionDeclaration extends FlagDeclaration {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultWorkerCount, formatOfExtension, formatOfOutputPath, frameCount, validateRenderOptions } from "./render-options.js";
 
 describe("validateRenderOptions", () => {
-  it("fills SPEC.md's defaults", () => {
+  it("fills the documented defaults", () => {
     const result = validateRenderOptions({});
     expect(result).toEqual({
       ok: true,

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { closestMatch } from "../text/closest.js";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
- * SPEC.md's quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
+ * The quality presets: CRF and x264 preset; and the JPEG quality at which mp4 frames leave
  * the browser, the lowest that keeps the output within 1 dB of what x264 makes from lossless
  * frames at the preset's CRF, small text included (docs/fidelity.md has the figures).
  */
@@ -44,6 +45,8 @@ export interface OptionProblem {
   problem: string;
   /** The rejected value, when one value alone is wrong (not a combination). */
   value?: unknown;
+  /** What a mistyped field or value most likely meant: a render option's name, or one of the allowed values. */
+  closest?: string;
 }
 
 export type OptionsResult = { ok: true; options: RenderOptions } | { ok: false; problem: OptionProblem };
@@ -61,6 +64,11 @@ function combinationProblem(options: RenderOptions, nameOf: (field: string) => s
   return undefined;
 }
 
+function closestOf(word: unknown, candidates: readonly string[]): { closest?: string } {
+  const closest = typeof word === "string" ? closestMatch(word, candidates) : undefined;
+  return closest === undefined ? {} : { closest };
+}
+
 /** Validates render options, reporting the first problem (one clear line is the rule). */
 export function validateRenderOptions(input: unknown, nameOf: (field: string) => string = (field) => field): OptionsResult {
   const result = renderOptionsSchema.safeParse(input);
@@ -72,12 +80,14 @@ export function validateRenderOptions(input: unknown, nameOf: (field: string) =>
   const field = String(issue.path[0] ?? "");
   const value = (input as Record<string, unknown>)[field];
   if (issue.code === "unrecognized_keys") {
-    return { ok: false, problem: { field: issue.keys[0] ?? "", problem: "is not a render option" } };
+    const unknown = issue.keys[0] ?? "";
+    return { ok: false, problem: { field: unknown, problem: "is not a render option", ...closestOf(unknown, Object.keys(RENDER_OPTIONS)) } };
   }
-  return { ok: false, problem: { field, problem: issue.message, value } };
+  const allowed = issue.code === "invalid_value" && typeof value === "string" ? issue.values.map(String) : [];
+  return { ok: false, problem: { field, problem: issue.message, value, ...closestOf(value, allowed) } };
 }
 
-/** SPEC.md's worker rule: half the cores, capped at 4, at least 1. */
+/** The worker rule: half the cores, capped at 4, at least 1. */
 export function defaultWorkerCount(cores: number): number {
   return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }

@@ -8,6 +8,9 @@ export interface VariableIssue {
   variable: string;
   expected: string;
   actual: string;
+  /** What is wrong with the value, alone: for a render that stops on it. */
+  problem: string;
+  /** The problem and what a render that goes on does with the value (ignores it, uses the default). */
   message: string;
 }
 
@@ -15,7 +18,7 @@ export interface VariableIssue {
  * Checks supplied values against the declarations; keys whose value is undefined count as absent.
  * Each message ends with what resolution does with the value (resolveVariableValues): an
  * undeclared key is ignored, a value of the wrong type or outside an enum's options gives way to
- * the declared default.
+ * the declared default. `problem` is the same without that ending, for a render that stops.
  */
 export function validateVariableValues(declarations: CompositionVariable[], values: VariableValues): VariableIssue[] {
   const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
@@ -33,14 +36,16 @@ export function validateVariableValues(declarations: CompositionVariable[], valu
         variable,
         expected: `a declared variable (${declared})`,
         actual: variable,
+        problem: `${quote(variable)} is not a declared variable${guess} (declared: ${declared})`,
         message: `${quote(variable)} is not a declared variable${guess} (declared: ${declared}); ignored`,
       });
       continue;
     }
     const problem = valueProblem(declaration, value);
     if (problem) {
-      const message = `${quote(variable)} must be ${problem.expected}, got ${actual}; the default ${describeValue(declaration.default)} is used`;
-      issues.push({ code: problem.code, variable, expected: problem.expected, actual, message });
+      const refused = `${quote(variable)} must be ${problem.expected}, got ${actual}`;
+      const message = `${refused}; the default ${describeValue(declaration.default)} is used`;
+      issues.push({ code: problem.code, variable, expected: problem.expected, actual, problem: refused, message });
     }
   }
   return issues;

@@ -49,7 +49,7 @@ export class ServerConfigError extends Error {
   override name = "ServerConfigError";
 }
 
-/** SPEC.md's cap on an execution input; a render request is one. */
+/** The cap on an execution input (256 KiB); a render request is one. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export const CONCURRENCY_LIMITS = { min: 1, max: 10, default: 2 } as const;

@@ -21,7 +21,7 @@ export const cancelledKey = (requestId: string) => `${QUEUE_PREFIX}:cancelled:${
 /** How long finished jobs and cancel marks are kept in Redis. */
 export const RETAIN_SECONDS = 24 * 60 * 60;
 
-/** SPEC.md's execution input cap: the data of any job, as JSON, is at most this. */
+/** The execution input cap of distributed renders: the data of any job, as JSON, is at most this. */
 export const MAX_JOB_PAYLOAD_BYTES = MAX_BODY_BYTES;
 
 /**

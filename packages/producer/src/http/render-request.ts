@@ -7,6 +7,10 @@ import { HttpError } from "./errors.js";
 
 const invalid = (message: string, field?: string) => new HttpError(400, "invalid-request", message, field);
 
+function didYouMean(closest: string | undefined): string {
+  return closest === undefined ? "" : `; did you mean ${JSON.stringify(closest)}?`;
+}
+
 function describe(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
@@ -29,8 +33,8 @@ export async function parseRenderRequest(
 
   const result = validateRenderOptions(rest);
   if (!result.ok) {
-    const { field, problem, value } = result.problem;
-    throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}`, field);
+    const { field, problem, value, closest } = result.problem;
+    throw invalid(`${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}${didYouMean(closest)}`, field);
   }
   const { workers } = result.options;
   if (workers !== "auto" && workers > dirs.maxWorkersPerRender) {
@@ -50,7 +54,7 @@ export async function parseRenderRequest(
   try {
     file = await resolveProjectComposition(dirs.projectsDir, composition);
   } catch (error) {
-    if (error instanceof CompositionPathError) throw invalid(`composition ${error.message}`, "composition");
+    if (error instanceof CompositionPathError) throw invalid(`composition ${error.message}${didYouMean(error.closest)}`, "composition");
     throw error;
   }
   return { composition, file, output: outputPath(dirs.outputsDir, requestId, result.options.format), options: result.options };

@@ -149,3 +149,28 @@ describe("a render that fails", () => {
     expect(events[1]!.data.message).toMatch(/even width/);
   });
 });
+
+describe("what the stream says of refused variable values", () => {
+  it("counts repeated warnings of one kind after the first ten", async () => {
+    server = await startServer();
+    const variables = Object.fromEntries(Array.from({ length: 15_000 }, (_, index) => [`key${index}`, 1]));
+    const client = await openStream(server.url, { composition: "tiny", quality: "draft", variables });
+    const events = await client.ended;
+    expect(events.at(-1)!.event).toBe("finished");
+    const warnings = events.filter((e) => e.event === "warning").map((e) => e.data);
+    expect(warnings).toHaveLength(11);
+    expect(warnings.slice(0, 10).every((warning) => warning.code === "undeclared" && /^"key\d+" is not a declared variable/.test(warning.message))).toBe(true);
+    expect(warnings[10]).toMatchObject({ type: "warning", code: "undeclared", message: "and 14,990 more undeclared keys", more: 14_990 });
+  });
+
+  it("says a render stopped by strictVariables stopped, and uses no default", async () => {
+    server = await startServer();
+    const client = await openStream(server.url, { composition: "moods", variables: { mood: "angry" }, strictVariables: true });
+    const events = await client.ended;
+    expect(events.map((e) => e.event)).toEqual(["running", "failed"]);
+    expect(events[1]!.data).toMatchObject({
+      code: "invalid-variables",
+      message: 'variables refused by strictVariables, so the render stopped: enum-out-of-range: "mood" must be one of "calm", "loud", got "angry"',
+    });
+  });
+});

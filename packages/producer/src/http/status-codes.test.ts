@@ -114,6 +114,17 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     }
   });
 
+  it.each([
+    ["a misspelt field", { composition: "tiny", qualty: "high" }, 'qualty is not a render option; did you mean "quality"?'],
+    ["a misspelt enum value", { composition: "tiny", quality: "hihg" }, 'quality must be one of draft, standard, high (got hihg); did you mean "high"?'],
+    ["a misspelt composition path", { composition: "tinny" }, /^composition does not exist in the projects directory \(got tinny\); .*; did you mean "tiny"\?$/],
+    ["a misspelt file in a directory", { composition: "moods/indx.html" }, /; did you mean "moods\/index.html"\?$/],
+  ] as const)("suggests the closest for %s", async (_, body, message) => {
+    const response = await call("POST", "/render", { body });
+    expectStatus(response, 400, "POST", "/render");
+    expect(response.json.error.message).toMatch(typeof message === "string" ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) : message);
+  });
+
   it("refuses a body that is not JSON, or not an object", async () => {
     const broken = await call("POST", "/render", { rawBody: "{not json" });
     expectStatus(broken, 400, "POST", "/render");

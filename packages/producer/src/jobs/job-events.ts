@@ -1,4 +1,4 @@
-import type { RenderEvent } from "@compose/renderer";
+import { RENDER_EVENT_TYPES, type RenderEvent } from "@compose/renderer";
 import { renderUrls } from "../http/urls.js";
 
 /**
@@ -7,6 +7,9 @@ import { renderUrls } from "../http/urls.js";
  * not it waited). Their names are the request's states and never a renderer event's.
  */
 export type QueueEvent = { type: "queued"; requestId: string; position: number } | { type: "running"; requestId: string };
+
+/** Every event a stream may carry, by `type`: the queue's, then the renderer's. */
+export const JOB_EVENT_TYPES = ["queued", "running", ...RENDER_EVENT_TYPES] as const satisfies ReadonlyArray<JobEvent["type"]>;
 
 /** A renderer event as a client receives it: see clientEvent. */
 export type ClientRenderEvent<E extends RenderEvent = RenderEvent> = E & { requestId: string };

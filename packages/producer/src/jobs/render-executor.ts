@@ -23,7 +23,7 @@ export function renderExecutor(settings: RenderSettings): JobExecutor {
       job.record(await render({ composition: file, output, options, ...settings }, { onEvent, signal }));
     } catch (error) {
       // render() turns every failure into a RenderError; anything else is a bug worth naming.
-      if (error instanceof RenderError) job.fail(error.code, error.message);
+      if (error instanceof RenderError) job.fail(error.code, error.message, error.problems);
       else job.fail("internal-error", error instanceof Error ? error.message : String(error));
     }
   };

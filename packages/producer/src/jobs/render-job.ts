@@ -123,8 +123,8 @@ export class RenderJob {
   }
 
   /** A failure, or with code `cancelled` a cancellation (before or during the render), told as the renderer tells its own. */
-  fail(code: string, message: string): void {
-    this.record({ type: "failed", code, message });
+  fail(code: string, message: string, problems: Array<{ code: string; message: string }> = [{ code, message }]): void {
+    this.record({ type: "failed", code, message, problems });
   }
 
   /** GET /render/:id keeps its documented shape; its facts are those of the events sent. */

@@ -74,6 +74,11 @@ function event(type: string, description: string, properties: Record<string, obj
   return { type: "object", description, required: Object.keys(all), properties: all };
 }
 
+/** An event schema with fields sent only at times: not required. */
+function withOptional(schema: ReturnType<typeof event>, properties: Record<string, object>) {
+  return { ...schema, properties: { ...schema.properties, ...properties } };
+}
+
 const eventSchemas = {
   QueuedEvent: event("queued", "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next.", {
     position: { type: "integer", minimum: 1 },
@@ -97,10 +102,13 @@ const eventSchemas = {
     ...progressProperties(),
     framesPerSecond: { type: "number", description: "Frames captured per second since capture began." },
   }),
-  WarningEvent: event("warning", "A problem the render works around, such as an undeclared variable without strictVariables.", {
-    code: { type: "string" },
-    message: { type: "string" },
-  }),
+  WarningEvent: withOptional(
+    event("warning", "A problem the render works around, such as an undeclared variable without strictVariables. Of each code the first ten are sent; the others are counted in one last warning of that code.", {
+      code: { type: "string" },
+      message: { type: "string" },
+    }),
+    { more: { type: "integer", minimum: 1, description: "On the warning that counts the others of its code: how many were not sent (`and 14,990 more undeclared keys`)." } },
+  ),
   FinishedEvent: event("finished", "The last event of a successful render.", {
     output: downloadUrl,
     format: outputFormat,
@@ -134,7 +142,15 @@ const eventSchemas = {
   FailedEvent: event(
     "failed",
     "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, ...) or `cancelled`.",
-    { code: { type: "string" }, message: { type: "string" } },
+    {
+      code: { type: "string" },
+      message: { type: "string" },
+      problems: {
+        type: "array",
+        description: "What went wrong, in the order it did, each with its code: the cause first (a script that failed to load), then what may follow from it (a page error). One entry when the failure has a single cause.",
+        items: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } },
+      },
+    },
   ),
 };
 

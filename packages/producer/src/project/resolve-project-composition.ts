@@ -1,9 +1,17 @@
-import { realpath, stat } from "node:fs/promises";
-import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { closestMatch } from "@compose/core";
 
 /** Why a requested path cannot be rendered; the message follows the field's name. */
 export class CompositionPathError extends Error {
   override name = "CompositionPathError";
+  constructor(
+    message: string,
+    /** The path a missing one most likely meant, as the client would write it. */
+    readonly closest?: string,
+  ) {
+    super(message);
+  }
 }
 
 const ALLOWED = "give a directory with an index.html or an HTML file, relative to the projects directory";
@@ -22,6 +30,19 @@ async function statOrUndefined(path: string) {
 }
 
 /**
+ * The composition a missing path most likely meant: among the directories and HTML files beside
+ * where it points (dotfiles left out, as the project rules hide them), the nearest by name.
+ */
+async function closestComposition(projectsRoot: string, requested: string): Promise<string | undefined> {
+  const trimmed = requested.replace(/[\\/]+$/, "");
+  const parent = dirname(trimmed);
+  const entries = await readdir(resolve(projectsRoot, parent), { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || /\.html?$/i.test(entry.name))).map((entry) => entry.name);
+  const closest = closestMatch(basename(trimmed), names);
+  return closest === undefined ? undefined : parent === "." ? closest : `${parent}/${closest}`;
+}
+
+/**
  * Turns a client's composition path into an HTML file inside `projectsRoot` (itself a real path).
  * A client names files on the server's disk, so the path is checked twice: as written (`..`,
  * absolute) and after symlinks are resolved, since a link inside the projects directory can
@@ -34,7 +55,7 @@ export async function resolveProjectComposition(projectsRoot: string, requested:
   if (!isInside(projectsRoot, path)) throw new CompositionPathError(`leads outside the projects directory (got ${requested})`);
 
   const info = await statOrUndefined(path);
-  if (!info) throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`);
+  if (!info) throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`, await closestComposition(projectsRoot, requested));
   const entry = info.isDirectory() ? join(path, "index.html") : path;
   if (info.isDirectory() && !(await statOrUndefined(entry))?.isFile()) {
     throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);

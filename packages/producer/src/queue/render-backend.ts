@@ -1,6 +1,6 @@
 import type { RenderJob } from "../jobs/render-job.js";
 
-/** SPEC.md's queue status object, exactly. */
+/** The queue status object of GET /render/queue. */
 export interface QueueCounts {
   maxConcurrentRenders: number;
   activeRenders: number;
@@ -43,7 +43,7 @@ export class QueueClosedError extends Error {
   }
 }
 
-/** A job's input would be over SPEC.md's execution input cap: refused before it is queued. */
+/** A job's input would be over the execution input cap: refused before it is queued. */
 export class JobPayloadTooLargeError extends Error {
   override name = "JobPayloadTooLargeError";
   constructor(

@@ -42,10 +42,17 @@ export const CROSSING = compositionHtml("crossing", {
 /** An odd width, which mp4 refuses: the render fails once it has started. */
 export const ODD_WIDTH = compositionHtml("odd", { width: 321 });
 
+/** Declares an enum variable, `mood`: "calm" (the default) or "loud". */
+export const MOODS = compositionHtml("moods").replace(
+  "<html>",
+  `<html data-composition-variables='[{"id":"mood","type":"enum","label":"Mood","default":"calm","options":[{"value":"calm","label":"Calm"},{"value":"loud","label":"Loud"}]}]'>`,
+);
+
 /** The projects directory the tests use. */
 export const PROJECT_FILES: Record<string, string> = {
   "tiny/index.html": TINY,
   "crossing/index.html": CROSSING,
   "blocker.html": BLOCKER,
   "odd/index.html": ODD_WIDTH,
+  "moods/index.html": MOODS,
 };

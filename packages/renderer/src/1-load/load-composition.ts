@@ -13,7 +13,7 @@ import type { PackageLookup } from "./local-web/npm-package.js";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
-import { warnOnOpaqueBackground, warnOnRootSize } from "./composition/composition-warnings.js";
+import { warnOnOpaqueBackground, warnOnRootSize, warnOnUnavailableGraphics } from "./composition/composition-warnings.js";
 import { refusal } from "./composition/lint-before-render.js";
 import { preflight } from "./composition/preflight.js";
 import { readComposition, type SourceComposition } from "./composition/read-composition.js";
@@ -125,13 +125,14 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   const { info } = firstPage;
   await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
   warnOnRootSize(source, info, emit);
+  warnOnUnavailableGraphics(info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.
   const [timingError] = info.timingErrors;
   if (timingError) throw refusal(`timing-${timingError.code}`, timingError.message);
   if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(source.id));
   checkFrames(source.id, info.duration, options.fps, limits);
   // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
-  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, info, emit);
+  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, source, info, emit);
 
   return {
     source,

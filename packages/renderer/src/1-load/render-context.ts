@@ -2,6 +2,7 @@ import { printable } from "@compose/core";
 import { BrowserPool } from "./browser/browser-pool.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { cancelledError, RenderError } from "../common/render-error.js";
+import { tallyWarnings } from "../common/warning-tally.js";
 
 export interface RenderHooks {
   onEvent?: (event: RenderEvent) => void;
@@ -40,7 +41,7 @@ function printableEvents(onEvent: (event: RenderEvent) => void): (event: RenderE
  */
 export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
   const context: RenderContext = {
-    emit: printableEvents(hooks.onEvent ?? (() => undefined)),
+    emit: tallyWarnings(printableEvents(hooks.onEvent ?? (() => undefined))),
     pool: new BrowserPool(),
     signal: hooks.signal,
     cleanups: [],
@@ -51,7 +52,7 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     return await step(context);
   } catch (error) {
     const failure = explainFailure(error, context.pool, hooks.signal);
-    context.emit({ type: "failed", code: failure.code, message: failure.message });
+    context.emit({ type: "failed", code: failure.code, message: failure.message, problems: failure.problems });
     throw failure;
   } finally {
     hooks.signal?.removeEventListener("abort", onAbort);

@@ -12,6 +12,7 @@ function loaded(audio: AudioClip[] = []): Pick<LoadedComposition, "source" | "in
     source: { file: "/p/index.html", id: "card", width: 320, height: 180, metadata: {} as LoadedComposition["source"]["metadata"] },
     info: {
       width: 320, height: 180, duration: 2, durationSource: "data-duration", timingErrors: [], paintedBackgrounds: [],
+    unavailableGraphics: [],
       needsHistory: false, box: { width: 320, height: 180, hidden: false },
     },
     media: { plans: [], audio, hdr: undefined },

@@ -123,7 +123,7 @@ function videoFilter(settings: EncodeSettings): string {
   return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
-/** The codec half for one format, per SPEC.md's output formats and quality presets. */
+/** The codec half for one format, per the output formats and quality presets of the README. */
 export function videoCodecArgs(settings: EncodeSettings): string[] {
   const preset = QUALITY_PRESETS[settings.quality];
   const rate = settings.videoBitrate

@@ -32,6 +32,11 @@ export interface RenderWarningEvent {
   type: "warning";
   code: string;
   message: string;
+  /**
+   * Set on the one warning that counts the warnings of `code` past the first ten, which are not
+   * sent: how many there were ("and 14,990 more undeclared keys").
+   */
+  more?: number;
 }
 
 /** Where the time of one page's frames went, for the benchmark and the finished event. */
@@ -93,6 +98,12 @@ export interface RenderFailedEvent {
   type: "failed";
   code: string;
   message: string;
+  /**
+   * What went wrong, in the order it did, each with its code: the first is the cause (a script
+   * that failed to load), the ones after may follow from it (`gsap is not defined`). One entry,
+   * the failure itself, when it has a single cause.
+   */
+  problems: Array<{ code: string; message: string }>;
 }
 
 export type RenderEvent =
@@ -101,3 +112,10 @@ export type RenderEvent =
   | RenderWarningEvent
   | RenderFinishedEvent
   | RenderFailedEvent;
+
+/** Every renderer event's `type`, at run time: what clients and docs may name. */
+export const RENDER_EVENT_TYPES = ["started", "progress", "warning", "finished", "failed"] as const;
+
+// A type added to RenderEvent without a place in RENDER_EVENT_TYPES fails to compile here.
+const everyTypeListed: Exclude<RenderEvent["type"], (typeof RENDER_EVENT_TYPES)[number]> extends never ? true : never = true;
+void everyTypeListed;

@@ -1,6 +1,6 @@
 import type { OutputFormat } from "@compose/core";
 
-/** SPEC.md's png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
+/** The png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
 
 const SEQUENCE_FRAME_NAME = /^frame_\d+\.png$/;

@@ -8,6 +8,7 @@ import { HistoryWatch } from "./history-watch.js";
 import { takeInheritance } from "./inheritance.js";
 import { childFrameErrors, collectPageErrors } from "./page-errors.js";
 import { childFrameLoadFailures, collectLoadFailures } from "./load-failures.js";
+import { watchGraphicsApis } from "./graphics-apis.js";
 import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
@@ -35,6 +36,7 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
   if (window.__compose) throw new Error("the compose runtime is already installed in this frame");
   const errors = collectPageErrors();
   const loadFailures = collectLoadFailures();
+  watchGraphicsApis();
   installFrameStyles();
   takeInheritance();
   setInstanceValues(config.instances);

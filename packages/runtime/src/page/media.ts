@@ -3,7 +3,7 @@ import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { eachInstance } from "./sub-compositions.js";
 import { readTimedElements, type TimedElement } from "./timed-elements.js";
 
-/** The media the renderer draws and mixes itself: timed <video> and <audio> (SPEC.md media rule 2). */
+/** The media the renderer draws and mixes itself: timed <video> and <audio>. */
 const MEDIA_SELECTOR = "video[data-start], audio[data-start]";
 
 /** Frames extracted by the renderer for one <video>, shown through its poster. */

@@ -5,6 +5,7 @@ import { findCompositionRoot, numberAttribute } from "./composition-root.js";
 import { frameAssetsReady } from "./frame-assets.js";
 import type { HistoryWatch } from "./history-watch.js";
 import { idleAnimation } from "./idle-animation.js";
+import { unavailableGraphics } from "./graphics-apis.js";
 import { compositionBox, sizeCompositionRoot } from "./frame-styles.js";
 import { letGsapTickerFollowTheClock } from "./gsap-timelines.js";
 import { mountSubCompositions } from "./sub-compositions.js";
@@ -63,6 +64,7 @@ export function describeComposition(history: HistoryWatch): CompositionInfo {
     durationSource: source,
     timingErrors: errors,
     paintedBackgrounds: paintedBackgrounds(root),
+    unavailableGraphics: unavailableGraphics(),
     box: compositionBox(root),
     idleAnimation: idleAnimation(),
     needsHistory: history.needed,

@@ -1,9 +1,8 @@
 // The findings panel: lint findings of the project and errors of the frame shown.
+import { plural } from "@compose/core";
 import { app } from "./app-state.js";
 import type { LoadFailure } from "@compose/runtime";
 import { $, element, errorText } from "./dom.js";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function showLint(): void {
   const lint = app.state?.lint;

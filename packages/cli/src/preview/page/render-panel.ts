@@ -1,5 +1,6 @@
 // The render panel: render() on the preview server with the page's values, its events streamed
 // back; and the matching `compose render` command to copy.
+import { plural } from "@compose/core";
 import type { RenderEvent } from "@compose/renderer";
 import { app, RENDER_DEFAULT_FPS } from "./app-state.js";
 import { $, $input, $select, element, errorText } from "./dom.js";
@@ -89,7 +90,7 @@ function showRenderEvent(event: RenderEvent | { type: "output"; url: string }): 
     case "started":
       progress.hidden = false;
       progress.value = 0;
-      $("render-status").textContent = `rendering ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps, ${event.workers} worker${event.workers === 1 ? "" : "s"}`;
+      $("render-status").textContent = `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
       break;
     case "progress":
       progress.value = event.percent;
@@ -102,7 +103,7 @@ function showRenderEvent(event: RenderEvent | { type: "output"; url: string }): 
       progress.value = 100;
       const output = render.output ?? "";
       const megabytes = (event.sizeBytes / 1e6).toFixed(2);
-      $("render-status").textContent = `finished: ${event.frames} frames, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+      $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
       $<HTMLVideoElement>("render-video").src = `${output}?t=${Date.now()}`;
       const link = $<HTMLAnchorElement>("render-link");
       link.href = output;

@@ -16,7 +16,9 @@ export const checkHostValues: LintRule = ({ parsed, embedded, report, explainJso
     const composition = embedded(host);
     if (composition === undefined || attribute.values === undefined) continue;
     for (const issue of validateVariableValues(composition.variables, attribute.values)) {
-      report(`variable-values-${issue.code}`, attribute.loc, `${name} (${host.src}): ${issue.message}`);
+      // Only an undeclared key is a warning, which render goes on past; render refuses the others.
+      const said = issue.code === "undeclared" ? issue.message : issue.problem;
+      report(`variable-values-${issue.code}`, attribute.loc, `${name} (${host.src}): ${said}`);
     }
   }
 };

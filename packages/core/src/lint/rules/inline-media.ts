@@ -1,6 +1,6 @@
 import type { LintRule } from "./rule.js";
 
-/** SPEC media rule 6: assets are URL references resolved at render time, never inline base64. */
+/** Assets are URL references resolved at render time, never inline base64. */
 export const checkInlineMedia: LintRule = ({ parsed, report }) => {
   for (const media of parsed.media) {
     if (!/^\s*data:/i.test(media.url)) continue;

@@ -88,13 +88,14 @@ export function describePageError(error: PageError, pageUrl: string): string {
   return `page script error: ${error.message}${where}`;
 }
 
-async function failOnPageErrors(watch: PageWatch, pageUrl: string): Promise<void> {
+/** Fails on the page's first script error, named after a failed load it may follow from (AssetWatch.pageError). */
+async function failOnPageErrors(watch: PageWatch, assets: AssetWatch, pageUrl: string): Promise<void> {
   const { result } = await watch.send("Runtime.evaluate", {
     expression: "JSON.stringify(window.__compose ? window.__compose.errors : [])",
     returnByValue: true,
   });
   const errors = JSON.parse(String(result.value)) as PageError[];
-  if (errors[0]) throw new RenderError("page-error", describePageError(errors[0], pageUrl));
+  if (errors[0]) throw assets.pageError(describePageError(errors[0], pageUrl));
 }
 
 /** What a page that never becomes ready is still waiting for, in words. */
@@ -122,9 +123,9 @@ async function notReady(watch: PageWatch, what: string, timeoutMs: number): Prom
   return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 
-async function waitUntilReady(cdp: CDPSession, watch: PageWatch, timeoutMs: number, pageUrl: string): Promise<CompositionInfo> {
+async function waitUntilReady(cdp: CDPSession, watch: PageWatch, assets: AssetWatch, timeoutMs: number, pageUrl: string): Promise<CompositionInfo> {
   const outcome = await evaluateWithin(cdp, watch, "window.__compose.ready()", timeoutMs, "the composition did not become ready");
-  await failOnPageErrors(watch, pageUrl);
+  await failOnPageErrors(watch, assets, pageUrl);
   if (outcome.exceptionDetails) {
     const message = outcome.exceptionDetails.exception?.description?.split("\n")[0] ?? outcome.exceptionDetails.text;
     throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
@@ -170,7 +171,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       }
       throw error;
     });
-    const ready = await waitUntilReady(cdp, watch, options.readyTimeoutMs, options.url);
+    const ready = await waitUntilReady(cdp, watch, assets, options.readyTimeoutMs, options.url);
     assets.check();
     await watch.holdTo(page.url());
     return ready;
@@ -186,7 +187,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
     if (exceptionDetails) {
-      await failOnPageErrors(watch, options.url);
+      await failOnPageErrors(watch, assets, options.url);
       const message = exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text;
       throw new RenderError("invalid-composition", message.replace(/^Error: /, ""));
     }
@@ -209,7 +210,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
       `the frame at ${t.toFixed(3)} s was not ready`,
     );
     const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
-    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch, options.url);
+    if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch, assets, options.url);
     if (exceptionDetails) {
       throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
     }

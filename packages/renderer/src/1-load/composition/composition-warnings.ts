@@ -14,10 +14,24 @@ export function warnOnRootSize(composition: SourceComposition, info: Composition
   });
 }
 
-/** A transparent format whose page paints a background: the output will not be transparent. */
-export function warnOnOpaqueBackground(format: OutputFormat, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
+/** The page asked for a graphics API the render's browser cannot give: what it draws with it stays blank. */
+export function warnOnUnavailableGraphics(info: CompositionInfo, emit: (event: RenderEvent) => void): void {
+  for (const what of info.unavailableGraphics) {
+    emit({
+      type: "warning",
+      code: "graphics-unavailable",
+      message: `the page asked for ${what}, which the render's browser cannot give: what the page draws with it stays blank; draw with canvas 2D or WebGL instead`,
+    });
+  }
+}
+
+/**
+ * A transparent format whose page paints a background: the output will not be transparent. A
+ * composition that says it is meant to be opaque (data-opaque) is not warned.
+ */
+export function warnOnOpaqueBackground(format: OutputFormat, composition: SourceComposition, info: CompositionInfo, emit: (event: RenderEvent) => void): void {
   const painted = info.paintedBackgrounds;
-  if (painted.length === 0) return;
+  if (painted.length === 0 || composition.metadata.opaque) return;
   emit({
     type: "warning",
     code: "opaque-background",

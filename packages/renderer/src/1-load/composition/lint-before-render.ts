@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { lintProject, type LintFinding } from "@compose/core";
+import { lintProject, plural, type LintFinding } from "@compose/core";
+import { projectAssetCheck } from "./project-asset-check.js";
 import { RenderError } from "../../common/render-error.js";
 import { createSubCompositionResolver } from "./resolve-sub-composition.js";
 
@@ -13,17 +14,21 @@ export function refusal(code: string, message: string, where?: Pick<LintFinding,
 /**
  * Lints the composition and the files it embeds as `compose lint` does, with paths from the
  * project directory, and refuses the render on the first error: render and lint share one rule set.
+ * A missing asset is refused unless the render allows missing assets, which it then warns of as
+ * the page fails to load it.
  */
-export async function refuseLintErrors(file: string): Promise<void> {
+export async function refuseLintErrors(file: string, options: { allowMissingAssets?: boolean } = {}): Promise<void> {
   const projectDir = dirname(file);
   const load = (path: string) => readFile(join(projectDir, path), "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
-  const findings = await lintProject(basename(file), load, createSubCompositionResolver("."));
-  const errors = findings.filter((finding) => finding.severity === "error");
+  const check = projectAssetCheck(projectDir);
+  const findings = await lintProject(basename(file), load, createSubCompositionResolver("."), { assets: { check: (path) => check(join(projectDir, path)) } });
+  const errors = findings.filter((finding) => finding.severity === "error" && !(options.allowMissingAssets && finding.code === "missing-asset"));
   const first = errors[0];
   if (!first) return;
-  const more = errors.length > 1 ? `; ${errors.length - 1} more error${errors.length === 2 ? "" : "s"}: run compose lint` : "";
-  throw refusal(first.code, first.message, first, more);
+  const hint = first.code === "missing-asset" ? "; fix the reference, or render with --allow-missing-assets to go ahead without it" : "";
+  const more = errors.length > 1 ? `; ${plural(errors.length - 1, "more error")}: run compose lint` : "";
+  throw refusal(first.code, first.message, first, `${hint}${more}`);
 }

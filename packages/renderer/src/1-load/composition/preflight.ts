@@ -15,7 +15,7 @@ export async function preflight(
     // The CLI runs a docker render as a plain local render inside the container.
     throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
   }
-  await refuseLintErrors(composition.file);
+  await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets });
   checkVariables(composition, options, optionName, emit);
   checkDimensions(composition, options);
 }
@@ -25,8 +25,8 @@ function checkVariables(composition: SourceComposition, options: RenderOptions, 
   const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
   if (issues.length === 0) return;
   if (options.strictVariables) {
-    const list = issues.map((issue) => `${issue.code}: ${issue.message}`).join("; ");
-    throw new RenderError("invalid-variables", `variables refused by ${optionName("strictVariables")}: ${list}`);
+    const list = issues.map((issue) => `${issue.code}: ${issue.problem}`).join("; ");
+    throw new RenderError("invalid-variables", `variables refused by ${optionName("strictVariables")}, so the render stopped: ${list}`);
   }
   for (const issue of issues) emit({ type: "warning", code: issue.code, message: issue.message });
 }

@@ -13,38 +13,62 @@ export interface ProjectServer {
 /** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
 export const FRAMES_PREFIX = "/__compose/frames/";
 
+/** The project rules, as a refused file is named: what a page asked for and why it is not served. */
+export const PROJECT_RULES = {
+  missing: "does not exist",
+  dotfile: "is a dotfile or inside a dot-directory, which the project rules do not serve to pages",
+  outside: "leads out of the project through a symbolic link, which the project rules do not serve to pages",
+  notFile: "is not a regular file",
+} as const;
+
 /**
- * Whether a URL path names a regular file that really lies inside `root` (a real path): no
- * dotfile or dot-directory, and no symbolic link that leads out of the root.
+ * Why a URL path does not name a regular file that really lies inside `root` (a real path), or
+ * undefined when it does: no dotfile or dot-directory, and no symbolic link that leads out of the root.
  */
-export async function servesFile(root: string, urlPath: string): Promise<boolean> {
+export async function whyNotServed(root: string, urlPath: string): Promise<string | undefined> {
   let path: string;
   try {
     path = decodeURIComponent(urlPath.split("?")[0]!);
   } catch {
-    return false;
+    return PROJECT_RULES.missing;
   }
   const segments = path.split("/").filter(Boolean);
-  if (segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))) return false;
+  if (segments.some((segment) => segment.startsWith("."))) return PROJECT_RULES.dotfile;
+  if (segments.some((segment) => segment.includes("\\") || segment.includes("\0"))) return PROJECT_RULES.missing;
   try {
     const real = await realpath(join(root, ...segments));
-    if (!real.startsWith(root + sep)) return false;
-    return (await stat(real)).isFile();
+    if (!real.startsWith(root + sep)) return PROJECT_RULES.outside;
+    return (await stat(real)).isFile() ? undefined : PROJECT_RULES.notFile;
   } catch {
-    return false;
+    return PROJECT_RULES.missing;
   }
 }
 
+/** Whether a URL path names a regular file that really lies inside `root`: whyNotServed has no reason. */
+export async function servesFile(root: string, urlPath: string): Promise<boolean> {
+  return (await whyNotServed(root, urlPath)) === undefined;
+}
+
+/** The response header that names the project rule a refused request broke, for the render to tell. */
+export const REFUSED_HEADER = "x-compose-refused";
+
 type Handler = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
 
-/** Serves only what servesFile allows from `dir`; anything else is 404, never a listing. */
+/**
+ * Serves only what servesFile allows from `dir`; anything else is 404, never a listing. A file
+ * that exists but breaks a project rule gets the rule in REFUSED_HEADER.
+ */
 function regularFilesOf(dir: string): Handler {
   const files = sirv(dir, { dev: true, dotfiles: false, etag: false });
   return (request, response, next) => {
     // Resolved per request: the frames directory may appear only once the render has begun.
     realpath(dir)
-      .then((root) => servesFile(root, request.url ?? "/"))
-      .then((allowed) => (allowed ? files(request, response, next) : next()), next);
+      .then((root) => whyNotServed(root, request.url ?? "/"))
+      .then((why) => {
+        if (why === undefined) return files(request, response, next);
+        if (why !== PROJECT_RULES.missing) response.setHeader(REFUSED_HEADER, why);
+        next();
+      }, next);
   };
 }
 
