@@ -27,3 +27,7 @@ export { audioFileName } from "./output/output-names.js";
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // For `compose lint` and `compose preview`: the font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
+
+// For the CLI's reads of a project (lint, the entry, preview): the project-file rule the render's file server applies.
+export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES } from "./1-load/serve/project-file.js";
+export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";

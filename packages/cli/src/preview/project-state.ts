@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, relative } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions, type CompositionVariable, type LintFinding } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer";
 
 export interface PreviewState {
   /** Increases with every change of a project file. */
@@ -71,9 +70,10 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   state.composition = { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration };
   state.variables = metadata.variables;
   const resolvePath = createSubCompositionResolver(dirname(options.entryFile));
+  const readEmbedded = projectTextLoader(dirname(options.entryFile), options.cwd);
   for (const instance of metadata.instances) {
     if (instance.id === undefined || instance.src === undefined) continue;
-    const text = await readCompositionFile(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
+    const text = await readEmbedded(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
     const variables = text === undefined ? [] : extractCompositionMetadata(text).variables;
     if (variables.length > 0) state.instances.push({ id: instance.id, src: instance.src, values: instance.values, variables });
   }
@@ -81,10 +81,8 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   // Paths relative to the working directory, so findings read as `compose lint` prints them.
   const files: string[] = [];
   const load = async (file: string): Promise<string | undefined> => {
-    const path = resolve(options.cwd, file);
-    if (!existsSync(path)) return undefined;
-    const text = await readCompositionFile(path);
-    files.push(file);
+    const text = file === entryFile ? html : await readEmbedded(file);
+    if (text !== undefined) files.push(file);
     return text;
   };
   try {

@@ -45,17 +45,38 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     signal: hooks.signal,
     cleanups: [],
   };
-  const onAbort = () => context.pool.killAll();
+  // Cancellation ends the render at once whatever its step waits for; what that step still holds
+  // when it ends is released then.
+  let cancel: () => void = () => undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    cancel = () => reject(cancelledError());
+  });
+  cancelled.catch(() => undefined);
+  const onAbort = () => {
+    context.pool.killAll();
+    cancel();
+  };
+  if (hooks.signal?.aborted) onAbort();
   hooks.signal?.addEventListener("abort", onAbort, { once: true });
+  const running = step(context);
   try {
-    return await step(context);
+    return await Promise.race([running, cancelled]);
   } catch (error) {
     const failure = explainFailure(error, context.pool, hooks.signal);
     context.emit({ type: "failed", code: failure.code, message: failure.message });
     throw failure;
   } finally {
     hooks.signal?.removeEventListener("abort", onAbort);
-    await context.pool.closeAll();
-    for (const cleanup of context.cleanups.reverse()) await cleanup();
+    await release(context);
+    void running.then(
+      () => release(context),
+      () => release(context),
+    );
   }
+}
+
+/** Closes the browsers and runs the cleanups registered so far, each once. */
+async function release(context: RenderContext): Promise<void> {
+  await context.pool.closeAll();
+  for (const cleanup of context.cleanups.splice(0).reverse()) await cleanup();
 }

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { lintProject, type LintFinding } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
+import { projectTextLoader } from "./project-text.js";
 import { createSubCompositionResolver } from "./resolve-sub-composition.js";
 
 /** How render refuses a finding: its code and message as lint gives them, and where it is. */
@@ -14,13 +14,9 @@ export function refusal(code: string, message: string, where?: Pick<LintFinding,
  * Lints the composition and the files it embeds as `compose lint` does, with paths from the
  * project directory, and refuses the render on the first error: render and lint share one rule set.
  */
-export async function refuseLintErrors(file: string): Promise<void> {
+export async function refuseLintErrors(file: string, signal?: AbortSignal): Promise<void> {
   const projectDir = dirname(file);
-  const load = (path: string) => readFile(join(projectDir, path), "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
-  const findings = await lintProject(basename(file), load, createSubCompositionResolver("."));
+  const findings = await lintProject(basename(file), projectTextLoader(projectDir, projectDir, signal), createSubCompositionResolver("."));
   const errors = findings.filter((finding) => finding.severity === "error");
   const first = errors[0];
   if (!first) return;

@@ -1,8 +1,7 @@
-import { realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, sep } from "node:path";
 import sirv from "sirv";
+import { checkProjectFile } from "./project-file.js";
 
 export interface ProjectServer {
   /** Base URL ending in `/`; a project file's URL is its path relative to the root appended to it. */
@@ -13,10 +12,7 @@ export interface ProjectServer {
 /** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
 export const FRAMES_PREFIX = "/__compose/frames/";
 
-/**
- * Whether a URL path names a regular file that really lies inside `root` (a real path): no
- * dotfile or dot-directory, and no symbolic link that leads out of the root.
- */
+/** Whether a URL path names a project file of `root` (see checkProjectFile): what the server serves. */
 export async function servesFile(root: string, urlPath: string): Promise<boolean> {
   let path: string;
   try {
@@ -24,15 +20,7 @@ export async function servesFile(root: string, urlPath: string): Promise<boolean
   } catch {
     return false;
   }
-  const segments = path.split("/").filter(Boolean);
-  if (segments.some((segment) => segment.startsWith(".") || segment.includes("\\") || segment.includes("\0"))) return false;
-  try {
-    const real = await realpath(join(root, ...segments));
-    if (!real.startsWith(root + sep)) return false;
-    return (await stat(real)).isFile();
-  } catch {
-    return false;
-  }
+  return (await checkProjectFile(root, path.replace(/^\/+/, ""))).kind === "file";
 }
 
 type Handler = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
@@ -41,10 +29,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse, next: () => 
 function regularFilesOf(dir: string): Handler {
   const files = sirv(dir, { dev: true, dotfiles: false, etag: false });
   return (request, response, next) => {
-    // Resolved per request: the frames directory may appear only once the render has begun.
-    realpath(dir)
-      .then((root) => servesFile(root, request.url ?? "/"))
-      .then((allowed) => (allowed ? files(request, response, next) : next()), next);
+    servesFile(dir, request.url ?? "/").then((allowed) => (allowed ? files(request, response, next) : next()), next);
   };
 }
 
