@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
 import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
@@ -13,10 +13,17 @@ async function statOf(path: string) {
 
 /**
  * Refuses an output path that cannot work, before any browser starts: an existing directory for
- * a file format (or a file for png-sequence), an extension naming another format, a place under
- * a file, or a directory the render may not write in.
+ * a file format (or a file for png-sequence), a png-sequence directory that already holds files
+ * (unless `replace`), an extension naming another format, a place under a file, or a directory
+ * the render may not write in.
  */
-export async function checkOutput(output: string, format: OutputFormat, still: boolean, optionName: (field: string) => string): Promise<void> {
+export async function checkOutput(
+  output: string,
+  format: OutputFormat,
+  still: boolean,
+  optionName: (field: string) => string,
+  replace = false,
+): Promise<void> {
   const named = formatOfExtension(output);
   if (still) {
     if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");
@@ -30,6 +37,14 @@ export async function checkOutput(output: string, format: OutputFormat, still: b
   }
   if (existing && !existing.isDirectory() && format === "png-sequence" && !still) {
     throw invalid(output, "is a file; png-sequence writes a directory of frames: give a directory");
+  }
+  if (existing?.isDirectory() && format === "png-sequence" && !still && !replace) {
+    // Files this render did not write are the user's, whatever their names: never replaced unasked.
+    const held = await readdir(output);
+    if (held.length > 0) {
+      const shown = held.slice(0, 3).join(", ") + (held.length > 3 ? `, … (${held.length} entries)` : "");
+      throw invalid(output, `already holds files this render did not write (${shown}): give an empty or new directory, or ${optionName("replaceOutput")} to replace them`);
+    }
   }
   // The render writes beside the output first (then renames), so that place must take new entries.
   let place = dirname(output);
