@@ -1,6 +1,7 @@
 import { printable } from "@compose/core";
 import { BrowserPool } from "./browser/browser-pool.js";
 import type { RenderEvent } from "../common/render-events.js";
+import { fullDiskError } from "../common/disk-full.js";
 import { cancelledError, RenderError } from "../common/render-error.js";
 
 export interface RenderHooks {
@@ -23,6 +24,9 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
   if (signal?.aborted) return cancelledError();
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render", { cause: error });
+  const { code, path } = error as NodeJS.ErrnoException;
+  const full = typeof code === "string" ? fullDiskError(code, path) : undefined;
+  if (full) return full;
   const message = error instanceof Error ? error.message : String(error);
   // What no step explained is ours, not the encoder's: the code says so, and the cause goes with it for reports.
   return new RenderError("internal-error", message.split("\n")[0] ?? message, { cause: error });

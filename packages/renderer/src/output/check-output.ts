@@ -1,5 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import { dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join, sep } from "node:path";
+import { STAGING_SUFFIX } from "./staged-output.js";
 import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 
@@ -9,6 +10,23 @@ function invalid(output: string, problem: string): RenderError {
 
 async function statOf(path: string) {
   return stat(path).catch(() => undefined);
+}
+
+/** The longest file name Linux file systems take (NAME_MAX), in bytes. */
+const NAME_MAX = 255;
+/** What a staging name adds to the output's: `.` before, `.partial-<pid, up to 7 digits>-XXXXXX` after. */
+const STAGING_EXTRA = ".".length + STAGING_SUFFIX.length + 7 + "-XXXXXX".length;
+
+/** A name too long for the file system, or for the staging name beside it, is refused before anything is written. */
+function checkNameLengths(output: string): void {
+  const tooLong = output.split(sep).find((name) => Buffer.byteLength(name) > NAME_MAX);
+  if (tooLong !== undefined) {
+    throw invalid(output, `has a name of ${Buffer.byteLength(tooLong)} bytes; a file system takes names of at most ${NAME_MAX} bytes`);
+  }
+  const length = Buffer.byteLength(basename(output));
+  if (length + STAGING_EXTRA > NAME_MAX) {
+    throw invalid(output, `has a name of ${length} bytes; an output's name may be at most ${NAME_MAX - STAGING_EXTRA} bytes (the file system's limit of ${NAME_MAX}, less the ${STAGING_EXTRA} its staging name beside it adds)`);
+  }
 }
 
 /**
@@ -24,6 +42,7 @@ export async function checkOutput(
   optionName: (field: string) => string,
   replace = false,
 ): Promise<void> {
+  checkNameLengths(output);
   const named = formatOfExtension(output);
   if (still) {
     if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");

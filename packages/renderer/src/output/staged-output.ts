@@ -15,10 +15,13 @@ export interface StagedOutput {
   discard(): Promise<void>;
 }
 
+/** What follows the output's name in its staging directory's: `.<name>.partial-<pid>-XXXXXX`. */
+export const STAGING_SUFFIX = ".partial-";
+
 async function stagingDirectory(output: string): Promise<string> {
   await mkdir(dirname(output), { recursive: true });
   // Beside the output, so the final rename stays on one file system; what a killed render left there goes.
-  const prefix = `.${basename(output)}.partial-`;
+  const prefix = `.${basename(output)}${STAGING_SUFFIX}`;
   await removeOrphans(dirname(output), prefix);
   return ownedTempDir(dirname(output), prefix);
 }
