@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
 import { installErrorHandling } from "./http/errors.js";
+import { installJsonBodyParser } from "./http/json-body.js";
 import { registerRoutes } from "./http/routes.js";
 import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
 import { openApiDocument } from "./openapi/openapi-document.js";
@@ -61,6 +62,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   // Fastify's own 503 while closing has another body; this server answers in its own format.
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });
   installErrorHandling(app, options.logError ?? (() => undefined));
+  installJsonBodyParser(app);
   let closing: Promise<void> | undefined;
   app.addHook("onRequest", async () => {
     if (closing) throw new QueueClosedError();
