@@ -79,6 +79,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     get waiting() {
       return work.waiting;
     },
+    get pendingSeekHandlers() {
+      return seeker.pendingHandlers;
+    },
     get errors() {
       return [...errors, ...childFrameErrors()];
     },
