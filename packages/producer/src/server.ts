@@ -1,5 +1,6 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { removeOrphanedStaging } from "@compose/renderer";
 import Fastify, { type FastifyInstance } from "fastify";
 import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
@@ -41,6 +42,8 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const projectsDir = await realpath(config.projectsDir);
   await mkdir(config.outputsDir, { recursive: true });
   const outputsDir = await realpath(config.outputsDir);
+  // A server killed before (kill -9) left its renders' staging here; no later render has its name.
+  await removeOrphanedStaging(outputsDir);
   const backend =
     options.backend ??
     (config.queue

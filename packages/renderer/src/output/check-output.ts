@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, sep } from "node:path";
-import { STAGING_SUFFIX } from "./staged-output.js";
+import { HOST_MARK, STAGING_SUFFIX } from "./staged-output.js";
 import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 
@@ -14,8 +14,8 @@ async function statOf(path: string) {
 
 /** The longest file name Linux file systems take (NAME_MAX), in bytes. */
 const NAME_MAX = 255;
-/** What a staging name adds to the output's: `.` before, `.partial-<pid, up to 7 digits>-XXXXXX` after. */
-const STAGING_EXTRA = ".".length + STAGING_SUFFIX.length + 7 + "-XXXXXX".length;
+/** What a staging name adds to the output's: `.` before, `.partial-<pid, up to 7 digits>-<host mark>XXXXXX` after. */
+const STAGING_EXTRA = ".".length + STAGING_SUFFIX.length + 7 + "-".length + HOST_MARK.length + "XXXXXX".length;
 
 /** A name too long for the file system, or for the staging name beside it, is refused before anything is written. */
 function checkNameLengths(output: string): void {
