@@ -26,9 +26,9 @@ const NOISE = compositionHtml({
   </script>`,
 });
 
-function mountSmallDisk(dir: string): boolean {
+function mountSmallDisk(dir: string, options = "size=64k"): boolean {
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir], { stdio: "ignore" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir], { stdio: "ignore" });
     return true;
   } catch {
     return false;
@@ -37,7 +37,8 @@ function mountSmallDisk(dir: string): boolean {
 
 let project: TempProject;
 let server: TestServer;
-let mounted: string[] = [];
+let readOnlyServer: TestServer;
+const mounted: string[] = [];
 
 beforeAll(async () => {
   project = await createProject({ "index.html": NOISE });
@@ -45,11 +46,14 @@ beforeAll(async () => {
   if (mountSmallDisk(project.path("full"))) mounted.push(project.path("full"));
   server = await startServer([], {}, { "noise/index.html": NOISE });
   if (mountSmallDisk(server.outputsDir)) mounted.push(server.outputsDir);
+  readOnlyServer = await startServer([], {}, { "noise/index.html": NOISE });
+  if (mountSmallDisk(readOnlyServer.outputsDir, "ro,size=64k")) mounted.push(readOnlyServer.outputsDir);
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const dir of mounted) execFileSync("umount", [dir]);
   await server?.close();
+  await readOnlyServer?.close();
   await project?.remove();
 });
 
@@ -71,5 +75,14 @@ describe.skipIf(process.getuid?.() !== 0)("a full disk", () => {
     expect(last?.event).toBe("failed");
     expect(last?.data.code).toBe("disk-full");
     expect(last?.data.message).toBe("cannot write in the outputs directory: no space is left on its disk (No space left on device); free some space or write the output elsewhere");
+  });
+
+  it("the server's invalid-output names the request's output URL, never its own paths", async () => {
+    expect(mounted).toContain(readOnlyServer.outputsDir);
+    const client = await openStream(readOnlyServer.url, { composition: "noise", quality: "draft", workers: 1 });
+    const last = (await client.ended).at(-1);
+    expect(last?.data.code).toBe("invalid-output");
+    const id = last?.data.requestId as string;
+    expect(last?.data.message).toBe(`the output /render/${id}/output cannot be written: the outputs directory refuses new files (EROFS)`);
   });
 }, RENDER_HOOK_TIMEOUT_MS);
