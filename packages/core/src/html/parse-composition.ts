@@ -115,6 +115,7 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     width: readNumber(element, "data-width", PIXELS, problems, owner),
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
+    durationWritten: attribute(element, "data-duration") !== undefined,
     style: attribute(element, "style"),
     loc: elementLocation(element),
   };
@@ -172,8 +173,8 @@ interface NumberRule {
   allowed: string;
 }
 
-/** Over eleven days: longer than anything rendered, short enough that frame counts stay exact. */
-const MAX_SECONDS = 1_000_000;
+/** Over three centuries: what is longer than the frame limit is refused by that limit; frame counts stay exact. */
+const MAX_SECONDS = 10_000_000_000;
 const PIXELS: NumberRule = { parse: positive(parseWholeNumber), allowed: "a whole number of pixels greater than 0" };
 // Ranges, so that 1e-9 and 1e308 are told what is allowed rather than something they already are.
 const COMPOSITION_SECONDS: NumberRule = { parse: within(parseDecimal, 0.001, MAX_SECONDS), allowed: `a plain number of seconds from 0.001 to ${MAX_SECONDS}, such as 2.5` };

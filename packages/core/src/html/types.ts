@@ -68,6 +68,8 @@ export interface CompositionRoot {
   width: number | undefined;
   height: number | undefined;
   duration: number | undefined;
+  /** Whether data-duration is written at all: one that is invalid is reported as such, not as none. */
+  durationWritten: boolean;
   /** The inline style attribute, as written. */
   style: string | undefined;
   loc: SourceLocation;

@@ -71,12 +71,26 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     throw failure;
   } finally {
     hooks.signal?.removeEventListener("abort", onAbort);
+    // A cancelled step usually unwinds at once (its browsers were killed); it is given a moment,
+    // so that what it opens is released here rather than after its caller has gone.
+    await settledWithin(running, CANCEL_UNWIND_MS);
     await release(context);
     void running.then(
       () => release(context),
       () => release(context),
     );
   }
+}
+
+/** How long a cancelled step may take to unwind before the render ends without it. */
+const CANCEL_UNWIND_MS = 3000;
+
+function settledWithin(step: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([step.then(() => undefined, () => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /** Closes the browsers and runs the cleanups registered so far, each once. */
