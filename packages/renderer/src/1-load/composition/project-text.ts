@@ -1,5 +1,5 @@
 import { basename, dirname, relative, resolve } from "node:path";
-import { readProjectFile } from "../serve/project-file.js";
+import { readProjectFile } from "../../common/project-file.js";
 
 /** A composition file's bytes as text: UTF-8 without its byte order mark, or an Error naming `shown`. */
 export function compositionText(bytes: Buffer, shown: string): string {

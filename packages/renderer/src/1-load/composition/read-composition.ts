@@ -1,6 +1,6 @@
 import { extractCompositionMetadata, PROJECT_FILE_CODE, type CompositionMetadata } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
-import { ProjectFileError } from "../serve/project-file.js";
+import { ProjectFileError } from "../../common/project-file.js";
 import { readCompositionText } from "./project-text.js";
 
 export interface SourceComposition {
