@@ -36,8 +36,8 @@ afterAll(async () => {
   await outside?.remove();
 });
 
-const LEADS_OUT = "leads out of the project through a symbolic link, which the project rules do not serve to pages";
-const DOTFILE = "is a dotfile or inside a dot-directory, which the project rules do not serve to pages";
+const LEADS_OUT = "is a symbolic link that leads out of the project; only regular files inside the project are read";
+const DOTFILE = "is a dotfile or inside a dot-directory; only regular files inside the project are read";
 
 describe("what the render's browser cannot give", () => {
   it("a page that asks for WebGPU gets a warning naming it", async () => {

@@ -55,7 +55,7 @@ export {
   type CompositionMedia,
 } from "./metadata/extract-metadata.js";
 
-export { LINT_CODES, type LintCode, type LintSeverity } from "./lint/codes.js";
+export { LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
 export type { LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
 export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";

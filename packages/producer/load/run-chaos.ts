@@ -2,25 +2,32 @@
  * `npm run chaos`: good and hostile requests, all at once, against one `compose serve` limited to
  * CHAOS_LIMIT (2) concurrent renders with a short ready timeout. Hostile ones spin forever at load
  * or at a frame, run out of memory, navigate away, ask for a billion frames or a 100000 px
- * width, frame a service on the server's loopback network, or name a composition outside the
- * projects directory. It fails (exit 1) unless every good request completes, every hostile one
- * ends with its own code (or, for the loopback service, completes with a network-refused warning
- * and the service never hears from it), the slots come back (two more good requests complete),
- * and once the server is stopped no browser, ffmpeg or temporary directory is left. It prints
- * how long each kind took to end.
+ * width, frame a service on the server's loopback network, name a composition outside the
+ * projects directory, embed a FIFO, a 400 MB file or a link out of the project, draw an SVG
+ * <use> bomb, declare a duration of 1e-9 s, or send a `__proto__` key. It fails (exit 1) unless
+ * every good request completes, every hostile one ends with its own code (and message, where one
+ * is given), or, for the loopback service, completes with a network-refused warning and the
+ * service never hears from it, the slots come back (two more good requests complete), a request
+ * cancelled while it runs ends at once, SIGTERM with renders running ends the server within its
+ * grace, and no browser, ffmpeg, temporary directory or staging is left. It prints how long each
+ * kind took to end.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, open, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TINY } from "../test/support/compositions.js";
-import { openStream, request } from "../test/support/http.js";
+import { BLOCKER, TINY } from "../test/support/compositions.js";
+import { eventually, openStream, request } from "../test/support/http.js";
 import { leftoverProcesses, spawnServe } from "../test/support/serve.js";
 
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 2);
 const LIMIT = Number(process.env.CHAOS_LIMIT ?? 2);
 const READY_TIMEOUT_MS = 2000;
+const GRACE_S = 2;
+/** SIGTERM ends the server within its grace, and this for the cancelled renders to clean up. */
+const STOP_MARGIN_MS = 10_000;
 const TIMEOUT_S = Number(process.env.CHAOS_TIMEOUT_S ?? 300);
 
 const page = (id: string, options: { width?: number; duration?: number; after?: string; body?: string } = {}) => `<!doctype html>
@@ -31,8 +38,30 @@ ${options.after ?? ""}</body></html>
 
 interface Probe {
   composition: string;
-  /** The terminal event expected: finished, or failed with this code; `status` for a refusal at submission. */
-  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string } | { status: number; code: string };
+  /** The request body beyond the composition and the usual options. */
+  body?: Record<string, unknown>;
+  /** The terminal event expected: finished, or failed with this code (and text in its message); `status` for a refusal at submission. */
+  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string; message?: string } | { status: number; code: string };
+}
+
+/** A composition that embeds card.html, which each probe makes something hostile. */
+const embeds = (id: string) => page(id, { body: `<div data-composition-id="card" data-composition-src="card.html" data-start="0"></div>` });
+
+/** Ten <use> of the level below, nine levels deep: a billion rectangles to lay out. */
+function useBomb(): string {
+  const defs = ['<g id="l0"><rect width="1" height="1" fill="red"/></g>'];
+  for (let i = 1; i < 9; i++) defs.push(`<g id="l${i}">${Array.from({ length: 10 }, (_, j) => `<use href="#l${i - 1}" x="${j}"/>`).join("")}</g>`);
+  return `<svg width="320" height="180"><defs>${defs.join("")}</defs><use href="#l8"/></svg>`;
+}
+
+/** Project files that are not plain HTML: made after the probes' index.html files are written. */
+async function makeHostileFiles(projects: string): Promise<void> {
+  execFileSync("mkfifo", [join(projects, "fifo", "card.html")]);
+  // Sparse: 400 MB that take no disk and no time to write.
+  const huge = await open(join(projects, "huge-card", "card.html"), "w");
+  await huge.truncate(400 * 1024 * 1024);
+  await huge.close();
+  await symlink("/etc/passwd", join(projects, "link-out", "card.html"));
 }
 
 function probes(servicePort: number): Record<string, Probe & { html?: string }> {
@@ -62,6 +91,16 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
       expect: { event: "finished", warning: "network-refused" },
     },
     "names a file outside the projects": { composition: "../../../etc", expect: { status: 400, code: "invalid-request" } },
+    "embeds a FIFO": { composition: "fifo", html: embeds("fifo"), expect: { event: "failed", code: "invalid-composition", message: "[not-a-project-file]" } },
+    "embeds a 400 MB file": { composition: "huge-card", html: embeds("huge-card"), expect: { event: "failed", code: "invalid-composition", message: "is 400 MiB" } },
+    "embeds a link out of the project": {
+      composition: "link-out",
+      html: embeds("link-out"),
+      expect: { event: "failed", code: "invalid-composition", message: "symbolic link that leads out of the project" },
+    },
+    "an SVG <use> bomb": { composition: "bomb", html: page("bomb", { body: useBomb() }), expect: { event: "failed", code: "page-hung", message: "laying out or painting" } },
+    "a duration of 1e-9 s": { composition: "tiny-duration", html: page("tiny-duration", { duration: 1e-9 }), expect: { event: "failed", code: "invalid-composition", message: "from 0.001 to 10000000000" } },
+    "a __proto__ key": { composition: "good", body: JSON.parse('{"__proto__": {"admin": true}}'), expect: { status: 400, code: "forbidden-key" } },
   };
 }
 
@@ -86,7 +125,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function send(base: string, kind: string, probe: Probe): Promise<Outcome> {
   const started = Date.now();
-  const client = await openStream(base, { composition: probe.composition, quality: "draft", workers: 1 });
+  const client = await openStream(base, { ...probe.body, composition: probe.composition, quality: "draft", workers: 1 });
   if ("status" in probe.expect) {
     const got = `${client.status} ${client.error?.error?.code}`;
     return { kind, ok: client.status === probe.expect.status && client.error?.error?.code === probe.expect.code, ms: Date.now() - started, got };
@@ -100,7 +139,7 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
   const ok =
     expected.event === "finished"
       ? last?.event === "finished" && (!expected.warning || warnings.includes(expected.warning))
-      : last?.event === "failed" && last.data.code === expected.code;
+      : last?.event === "failed" && last.data.code === expected.code && String(last.data.message).includes(expected.message ?? "");
   return { kind, ok, ms: Date.now() - started, got };
 }
 
@@ -121,7 +160,9 @@ async function main(): Promise<void> {
       await writeFile(join(root, "projects", probe.composition, "index.html"), probe.html);
     }
   }
-  const args = ["--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--projects", join(root, "projects"), "--outputs", join(root, "outputs")];
+  await makeHostileFiles(join(root, "projects"));
+  await writeFile(join(root, "projects", "blocker.html"), BLOCKER);
+  const args = ["--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--shutdown-grace", String(GRACE_S), "--projects", join(root, "projects"), "--outputs", join(root, "outputs")];
   const server = await spawnServe(args, { env: { COMPOSE_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS), TMPDIR: serverTmp } }).ready;
   const deadline = setTimeout(() => {
     console.error(`chaos: not finished within ${TIMEOUT_S} s; stopping`);
@@ -143,7 +184,25 @@ async function main(): Promise<void> {
   const after = await Promise.all(Array.from({ length: LIMIT }, () => send(base, "good", all.good!)));
   for (const outcome of after) if (!outcome.ok) problem(`good request after the chaos: ${outcome.got}`);
 
+  // A request cancelled while it runs (its page waits forever) ends at once.
+  const cancelStarted = Date.now();
+  const held = await openStream(base, { composition: "blocker.html", quality: "draft", workers: 1 });
+  const heldId = held.error ? undefined : ((await held.next("running")).data.requestId as string);
+  const cancel = heldId ? await request(`${base}/render/${heldId}`, { method: "DELETE" }) : undefined;
+  const cancelMs = Date.now() - cancelStarted;
+  if (cancel?.status !== 200 || cancel.json.state !== "cancelled") problem(`DELETE of a running render: ${cancel?.status} ${JSON.stringify(cancel?.json)}`);
+
+  // SIGTERM with renders running whatever they do: the server ends within its grace.
+  const blockers = await Promise.all(Array.from({ length: LIMIT }, () => openStream(base, { composition: "blocker.html", quality: "draft", workers: 1 })));
+  await eventually(async () => ((await request(`${base}/render/queue`)).json.activeRenders === LIMIT ? true : undefined));
+  const stopStarted = Date.now();
   const exit = await server.stop();
+  const stopMs = Date.now() - stopStarted;
+  if (stopMs > GRACE_S * 1000 + STOP_MARGIN_MS) problem(`SIGTERM with ${LIMIT} renders running took ${seconds(stopMs)} (grace ${GRACE_S} s)`);
+  for (const blocker of blockers) {
+    const last = (await blocker.ended).at(-1);
+    if (last?.event !== "failed" || last.data.code !== "cancelled") problem(`a render running at SIGTERM ended with ${JSON.stringify(last)}`);
+  }
   clearTimeout(deadline);
   service.close();
   if (exit.code !== 0) problem(`compose serve exited with ${exit.code}: ${exit.stderr}`);
@@ -169,6 +228,7 @@ async function main(): Promise<void> {
     console.log(`  ${kind.padEnd(36)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(28)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
   }
   console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);
+  console.log(`  a running render cancelled (DELETE ${cancel?.status}) after ${seconds(cancelMs)}; SIGTERM with ${LIMIT} renders running ended the server after ${seconds(stopMs)} (grace ${GRACE_S} s)`);
   if (problems.length > 0) {
     console.error(`chaos: FAILED\n  ${problems.join("\n  ")}`);
     process.exit(1);

@@ -1,9 +1,11 @@
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { removeOrphanedStaging } from "@compose/renderer";
 import Fastify, { type FastifyInstance } from "fastify";
 import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
 import { installErrorHandling } from "./http/errors.js";
+import { installJsonBodyParser } from "./http/json-body.js";
 import { registerRoutes } from "./http/routes.js";
 import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
 import { openApiDocument } from "./openapi/openapi-document.js";
@@ -40,6 +42,8 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const projectsDir = await realpath(config.projectsDir);
   await mkdir(config.outputsDir, { recursive: true });
   const outputsDir = await realpath(config.outputsDir);
+  // A server killed before (kill -9) left its renders' staging here; no later render has its name.
+  await removeOrphanedStaging(outputsDir);
   const backend =
     options.backend ??
     (config.queue
@@ -61,6 +65,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   // Fastify's own 503 while closing has another body; this server answers in its own format.
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });
   installErrorHandling(app, options.logError ?? (() => undefined));
+  installJsonBodyParser(app);
   let closing: Promise<void> | undefined;
   app.addHook("onRequest", async () => {
     if (closing) throw new QueueClosedError();

@@ -152,6 +152,8 @@ export interface ComposeApi {
   waitFor<T>(promise: PromiseLike<T>, label?: string): Promise<T>;
   /** Labels of the promises handed to waitFor() that have not settled yet. */
   readonly waiting: readonly string[];
+  /** onSeek handlers of the seek in progress (in this composition's frame) whose promise has not settled yet. */
+  readonly pendingSeekHandlers: number;
   /** Registers `fn` to run on every seek; seek waits for the promise it returns. Returns an unsubscribe function. */
   onSeek(fn: (t: number) => void | Promise<void>): () => void;
   /** Resolves after the page's scripts, the load event, zero-delay timers, fonts and images. Rejects without a valid composition element. */

@@ -1,11 +1,10 @@
 import { Option, type Command } from "commander";
-import { existsSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer";
 
 export function registerLint(program: Command): void {
   program
@@ -20,10 +19,11 @@ export function registerLint(program: Command): void {
       // Work with paths relative to the current directory so findings and messages print as the user sees them.
       const entryFile = relative(process.cwd(), entry.file);
       const files: string[] = [];
+      // The entry's problems are usage errors; an embedded file's are findings (the project-file rule's among them).
+      const readEmbedded = projectTextLoader(dirname(entryFile), process.cwd());
       const load = async (file: string): Promise<string | undefined> => {
-        if (!existsSync(file)) return undefined;
-        const html = await readCompositionFile(file);
-        files.push(file);
+        const html = file === entryFile ? await readCompositionFile(file) : await readEmbedded(file);
+        if (html !== undefined) files.push(file);
         return html;
       };
       const knownFontFamily = await fontFamilyCatalog(dirname(entry.file));

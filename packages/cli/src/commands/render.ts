@@ -53,6 +53,10 @@ export function registerRender(program: Command): void {
     .argument("[path]", "composition directory (its index.html) or HTML file", ".");
   // Without --network a render may load anything; serve and worker narrow it.
   addDeclaredFlags(command, "render", { network: "all" }).action(async (pathArg: string, flags: RenderFlags) => {
+      if (flags.output !== undefined && (flags.output.trim() === "" || flags.output === "-")) {
+        // An unset shell variable, or a wish for standard output: neither names a place to write.
+        throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
+      }
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
       const selection = selectFrames(flags, options.fps);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };

@@ -1,9 +1,12 @@
-import { plural } from "@compose/core";
-import type { LintFinding } from "@compose/core";
+import { plural, printable, type LintFinding } from "@compose/core";
 
-/** One line per finding, `file:line:col  severity  code  message`, then a summary line. */
+/**
+ * One line per finding, `file:line:col  severity  code  message`, then a summary line. File names
+ * and messages carry the composition's text: escaped as render escapes its messages, so control
+ * and direction characters cannot forge or reorder what the terminal shows.
+ */
 export function formatLintText(findings: LintFinding[], files: string[]): string {
-  const lines = findings.map((f) => `${f.file}:${f.line}:${f.column}  ${f.severity}  ${f.code}  ${f.message}`);
+  const lines = findings.map((f) => printable(`${f.file}:${f.line}:${f.column}  ${f.severity}  ${f.code}  ${f.message}`));
   const { errors, warnings } = countSeverities(findings);
   lines.push(`${plural(errors, "error")}, ${plural(warnings, "warning")} in ${plural(files.length, "file")}`);
   return `${lines.join("\n")}\n`;

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, relative } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver, fontFamilyCatalog } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer";
 import type { PreviewState } from "./preview-state.js";
 
 /** The entry's part of the state; the server adds what concerns the whole project. */
@@ -51,9 +50,10 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   state.composition = { id: metadata.id, width: metadata.width, height: metadata.height, duration: metadata.duration };
   state.variables = metadata.variables;
   const resolvePath = createSubCompositionResolver(dirname(options.entryFile));
+  const readEmbedded = projectTextLoader(dirname(options.entryFile), options.cwd);
   for (const instance of metadata.instances) {
     if (instance.id === undefined || instance.src === undefined) continue;
-    const text = await readCompositionFile(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
+    const text = await readEmbedded(resolvePath(options.entryFile, instance.src)).catch(() => undefined);
     const variables = text === undefined ? [] : extractCompositionMetadata(text).variables;
     if (variables.length > 0) state.instances.push({ id: instance.id, src: instance.src, values: instance.values, variables });
   }
@@ -61,15 +61,14 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   // Paths relative to the working directory, so findings read as `compose lint` prints them.
   const files: string[] = [];
   const load = async (file: string): Promise<string | undefined> => {
-    const path = resolve(options.cwd, file);
-    if (!existsSync(path)) return undefined;
-    const text = await readCompositionFile(path);
-    files.push(file);
+    const text = file === entryFile ? html : await readEmbedded(file);
+    if (text !== undefined) files.push(file);
     return text;
   };
   try {
     const knownFontFamily = await fontFamilyCatalog(dirname(options.entryFile));
-    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
+    const assets = { check: projectAssetCheck(dirname(entryFile)), network: "public" as const };
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily, assets });
     state.lint = { ...countSeverities(findings), files, findings };
   } catch (error) {
     state.error = (error as Error).message;

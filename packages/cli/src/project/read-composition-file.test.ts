@@ -25,9 +25,9 @@ describe("readCompositionFile", () => {
     ["nul.html", "is a binary file (it contains NUL bytes), not an HTML composition"],
     ["latin1.html", "is not UTF-8 text; a composition must be an HTML file in UTF-8"],
     ["gone.html", "does not exist"],
-    ["", "is a directory, not an HTML file"],
-  ])("refuses %j with a UsageError", async (name, message) => {
+    ["", "is a directory; only regular files inside the project are read", "[not-a-project-file] "],
+  ])("refuses %j with a UsageError", async (name, message, rule = "") => {
     const file = join(dir, name);
-    await expect(readCompositionFile(file)).rejects.toEqual(new UsageError(`${file} ${message}`));
+    await expect(readCompositionFile(file)).rejects.toEqual(new UsageError(`${rule}${file} ${message}`));
   });
 });

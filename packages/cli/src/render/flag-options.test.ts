@@ -35,6 +35,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   variables: { argv: ['--variables={"title":"Hi"}'], value: { title: "Hi" } },
   strictVariables: { argv: ["--strict-variables"], value: true },
   allowMissingAssets: { argv: ["--allow-missing-assets"], value: true },
+  replaceOutput: { argv: ["--replace-output"], value: true },
   network: { argv: ["--network=none"], value: "none" },
   allowHosts: { argv: ["--allow-host=cdn.example.com", "--allow-host=*.example.org"], value: ["cdn.example.com", "*.example.org"] },
   variablesFile: { argv: ["--variables-file=values.json"] },

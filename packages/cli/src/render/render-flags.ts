@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import {
   createLineIndex,
   MAX_VARIABLES_DEPTH,
@@ -11,7 +11,7 @@ import {
   type RenderOptions,
   type VariableValues,
 } from "@compose/core";
-import type { CaptureMode } from "@compose/renderer";
+import { ProjectFileError, readProjectFile, type CaptureMode } from "@compose/renderer";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
 import { flagName, flagValue, type FlagsOf } from "./flag-options.js";
@@ -34,15 +34,21 @@ function variableValues(text: string, source: string): VariableValues {
   throw new UsageError(`${message} (line ${line}, column ${column})`);
 }
 
+/**
+ * The file the user names, read as the project's files are (a regular file, bounded in size and
+ * time) with its own directory as the project: the container mounts it apart from the project.
+ */
 async function readVariablesFile(path: string): Promise<VariableValues> {
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readProjectFile(dirname(path), basename(path), { shown: `--variables-file ${path}` });
   } catch (error) {
+    if (error instanceof ProjectFileError) throw new UsageError(`[${error.code}] ${error.message}`);
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new UsageError(`--variables-file ${path} cannot be read (${reason})`);
   }
-  return variableValues(text, `--variables-file ${path}`);
+  if (bytes === undefined) throw new UsageError(`--variables-file ${path} cannot be read (ENOENT)`);
+  return variableValues(bytes.toString("utf8"), `--variables-file ${path}`);
 }
 
 /** One render option's flag as the schema takes it, read as its declaration says. */

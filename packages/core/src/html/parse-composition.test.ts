@@ -8,7 +8,7 @@ function composition(body: string, rootAttributes = 'data-composition-id="main" 
 describe("parseComposition", () => {
   it("reads the root from a div in the body", () => {
     const parsed = parseComposition(composition("", 'id="stage" data-composition-id="main" data-width="640" data-height="360" data-duration="2.5"'));
-    expect(parsed.root).toEqual({ id: "main", tagName: "div", width: 640, height: 360, duration: 2.5, style: undefined, opaque: false, loc: { line: 4, column: 1, offset: 30 } });
+    expect(parsed.root).toEqual({ id: "main", tagName: "div", width: 640, height: 360, duration: 2.5, durationWritten: true, style: undefined, opaque: false, loc: { line: 4, column: 1, offset: 30 } });
     expect(parsed.problems).toEqual([]);
   });
 
@@ -71,7 +71,11 @@ describe("parseComposition", () => {
     ['data-width="0" data-height="1"', 'data-width="0" on the composition root <div> must be a whole number of pixels greater than 0'],
     ['data-width="1" data-height="1.5"', 'data-height="1.5" on the composition root <div> must be a whole number of pixels greater than 0'],
     ['data-width="1" data-height=""', 'data-height="" on the composition root <div> must be a whole number of pixels greater than 0'],
-    ['data-width="1" data-height="1" data-duration="3s"', 'data-duration="3s" on the composition root <div> must be a number of seconds greater than 0'],
+    ['data-width="1" data-height="1" data-duration="3s"', 'data-duration="3s" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
+    ['data-width="1" data-height="1" data-duration="1e-9"', 'data-duration="1e-9" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
+    ['data-width="1" data-height="1" data-duration="1e308"', 'data-duration="1e308" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
+    ['data-width="1" data-height="1" data-duration="0.000000001"', 'data-duration="0.000000001" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
+    [`data-width="1" data-height="1" data-duration="1${"0".repeat(308)}"`, `data-duration="1${"0".repeat(59)}…" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5`],
   ])("reports a root with %s", (attributes, message) => {
     const parsed = parseComposition(composition("", `data-composition-id="a" ${attributes}`));
     expect(parsed.problems.map(({ code, message }) => ({ code, message }))).toEqual([{ code: "invalid-attribute", message }]);
@@ -102,7 +106,7 @@ describe("parseComposition", () => {
   it("reports bad timing attributes on clips", () => {
     const parsed = parseComposition(composition('<p id="x" data-start="0" data-duration="-1" data-track-index="first"></p>'));
     expect(parsed.problems.map((problem) => problem.message)).toEqual([
-      'data-duration="-1" on <p id="x"> must be a number of seconds, 0 or more',
+      'data-duration="-1" on <p id="x"> must be a plain number of seconds from 0 to 10000000000',
       'data-track-index="first" on <p id="x"> must be a whole number, 0 or more',
     ]);
     expect(parsed.problems[0]?.loc).toEqual({ line: 5, column: 26, offset: expect.any(Number) });

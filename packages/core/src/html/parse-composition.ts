@@ -117,6 +117,7 @@ function readRoot(element: Element, problems: CompositionProblem[]): Composition
     width: readNumber(element, "data-width", PIXELS, problems, owner),
     height: readNumber(element, "data-height", PIXELS, problems, owner),
     duration: readNumber(element, "data-duration", COMPOSITION_SECONDS, problems, owner),
+    durationWritten: attribute(element, "data-duration") !== undefined,
     style: attribute(element, "style"),
     opaque: isOpaque(attribute(element, "data-opaque")),
     loc: elementLocation(element),
@@ -180,9 +181,12 @@ interface NumberRule {
   allowed: string;
 }
 
+/** Over three centuries: what is longer than the frame limit is refused by that limit; frame counts stay exact. */
+const MAX_SECONDS = 10_000_000_000;
 const PIXELS: NumberRule = { parse: positive(parseWholeNumber), allowed: "a whole number of pixels greater than 0" };
-const COMPOSITION_SECONDS: NumberRule = { parse: positive(parseDecimal), allowed: "a number of seconds greater than 0" };
-const SECONDS: NumberRule = { parse: parseDecimal, allowed: "a number of seconds, 0 or more" };
+// Ranges, so that 1e-9 and 1e308 are told what is allowed rather than something they already are.
+const COMPOSITION_SECONDS: NumberRule = { parse: within(parseDecimal, 0.001, MAX_SECONDS), allowed: `a plain number of seconds from 0.001 to ${MAX_SECONDS}, such as 2.5` };
+const SECONDS: NumberRule = { parse: within(parseDecimal, 0, MAX_SECONDS), allowed: `a plain number of seconds from 0 to ${MAX_SECONDS}` };
 const TRACK: NumberRule = { parse: parseWholeNumber, allowed: "a whole number, 0 or more" };
 
 function readNumber(
@@ -205,6 +209,13 @@ function positive(parseValue: (text: string) => number | undefined): (text: stri
   return (text) => {
     const value = parseValue(text);
     return value !== undefined && value > 0 ? value : undefined;
+  };
+}
+
+function within(parseValue: (text: string) => number | undefined, min: number, max: number): (text: string) => number | undefined {
+  return (text) => {
+    const value = parseValue(text);
+    return value !== undefined && value >= min && value <= max ? value : undefined;
   };
 }
 

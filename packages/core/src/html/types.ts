@@ -69,6 +69,8 @@ export interface CompositionRoot {
   width: number | undefined;
   height: number | undefined;
   duration: number | undefined;
+  /** Whether data-duration is written at all: one that is invalid is reported as such, not as none. */
+  durationWritten: boolean;
   /** The inline style attribute, as written. */
   style: string | undefined;
   /** data-opaque: its background is meant to show in every format, transparent ones too. */

@@ -35,6 +35,8 @@ export const LINT_CODES = {
   "sub-composition-missing": "error",
   "sub-composition-unreadable": "error",
   "sub-composition-cycle": "error",
+  // The project-file rule: a FIFO, device, directory, dotfile or link out of the project is never read.
+  "not-a-project-file": "error",
   // Timing.
   "timing-bad-start": "error",
   "timing-unknown-reference": "error",
@@ -63,3 +65,9 @@ export const LINT_CODES = {
 } as const satisfies Record<string, LintSeverity>;
 
 export type LintCode = keyof typeof LINT_CODES;
+
+/**
+ * The project-file rule's code: the lint finding, the render's refusal and every read of a project
+ * file (a FIFO, device, directory, dotfile or link out of the project) name a refusal with it.
+ */
+export const PROJECT_FILE_CODE = "not-a-project-file" satisfies LintCode;

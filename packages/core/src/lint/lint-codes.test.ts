@@ -80,6 +80,13 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
     bad: { ...withCard('<div data-composition-id="card1" data-composition-src="card.bin"></div>'), "card.bin": new Error("card.bin is binary") },
     good: withCard('<div data-composition-id="card1" data-composition-src="card.html"></div>'),
   },
+  "not-a-project-file": {
+    bad: {
+      ...withCard('<div data-composition-id="card1" data-composition-src="card.pipe"></div>'),
+      "card.pipe": Object.assign(new Error("card.pipe is a FIFO (named pipe); only regular files inside the project are read"), { code: "not-a-project-file" }),
+    },
+    good: withCard('<div data-composition-id="card1" data-composition-src="card.html"></div>'),
+  },
   "sub-composition-cycle": {
     bad: {
       "index.html": composition('<div data-composition-id="a" data-composition-src="a.html"></div>'),

@@ -1,5 +1,6 @@
 import { parseComposition } from "../html/parse-composition.js";
 import type { SubCompositionHost } from "../html/types.js";
+import { PROJECT_FILE_CODE } from "./codes.js";
 import { quote } from "../text/quote.js";
 import { lintParsedComposition, sortByPosition } from "./lint-composition.js";
 import { createReport, type Report } from "./report.js";
@@ -7,12 +8,15 @@ import type { EmbeddedComposition } from "./rules/rule.js";
 import type { LintFinding } from "./types.js";
 import { createAssetLint, type AssetLintOptions } from "./asset-files.js";
 
-/** Reads a file; undefined when it does not exist. A rejection is reported as unreadable. */
+/**
+ * Reads a file; undefined when it does not exist. A rejection is reported as unreadable, or with
+ * `code: PROJECT_FILE_CODE` as a refusal of the project-file rule, its message saying why.
+ */
 export type LoadFile = (path: string) => Promise<string | undefined>;
 /** The path of the file `src` names, as written in a host inside `fromFile`. */
 export type ResolvePath = (fromFile: string, src: string) => string;
 
-type Loaded = { kind: "linted"; summary: EmbeddedComposition } | { kind: "missing" } | { kind: "unreadable"; reason: string };
+type Loaded = { kind: "linted"; summary: EmbeddedComposition } | { kind: "missing" } | { kind: "unreadable" | "refused"; reason: string };
 
 /**
  * Lints the entry and every composition it embeds, recursively. Each file is linted once however
@@ -68,6 +72,7 @@ export async function lintProject(
     const state = loaded.get(child) ?? (await loadAndLint(child, chain));
     loaded.set(child, state);
     if (state.kind === "missing") report("sub-composition-missing", host.loc, `${name} embeds ${quote(host.src)}, which does not exist (${child})`);
+    if (state.kind === "refused") report(PROJECT_FILE_CODE, host.loc, `${name} embeds ${quote(host.src)}, which is refused: ${state.reason}`);
     if (state.kind === "unreadable") report("sub-composition-unreadable", host.loc, `${name} embeds ${quote(host.src)}, which cannot be read: ${state.reason}`);
     return state.kind === "linted" ? state.summary : undefined;
   };
@@ -77,7 +82,8 @@ export async function lintProject(
     try {
       html = await load(file);
     } catch (error) {
-      return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };
+      const reason = error instanceof Error ? error.message : String(error);
+      return { kind: (error as { code?: unknown }).code === PROJECT_FILE_CODE ? "refused" : "unreadable", reason };
     }
     return html === undefined ? { kind: "missing" } : { kind: "linted", summary: await lintFile(file, html, chain) };
   };

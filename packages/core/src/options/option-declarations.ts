@@ -207,6 +207,13 @@ export const RENDER_OPTIONS = {
     default: false,
     scopes: RENDER_AND_CONTAINER,
   },
+  replaceOutput: {
+    flag: "--replace-output",
+    help: "let a png-sequence write into an output directory that is not empty, replacing the frames and audio of an earlier sequence (other files stay); without it such a directory is refused",
+    schema: BOOLEAN,
+    default: false,
+    scopes: RENDER_AND_CONTAINER,
+  },
   network: {
     flag: "--network <mode>",
     help: "what pages may load: none (the project only), public (also public addresses), all",

@@ -8,7 +8,7 @@ describe("validateRenderOptions", () => {
       ok: true,
       options: {
         format: "mp4", fps: 30, quality: "standard", workers: "auto", gpu: false,
-        hdr: false, sdr: false, docker: false, strictVariables: false, allowMissingAssets: false,
+        hdr: false, sdr: false, docker: false, strictVariables: false, allowMissingAssets: false, replaceOutput: false,
       },
     });
   });

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { MAX_WORKERS } from "@compose/core";
 
 /** Everything the server needs to start, validated. */
@@ -78,6 +78,40 @@ export function maxConcurrentRenders(flag: string | undefined, env: NodeJS.Proce
   return CONCURRENCY_LIMITS.default;
 }
 
+/** The path's nearest ancestor that exists, and whether it is a directory. */
+function nearestExisting(path: string): { path: string; isDirectory: boolean } {
+  for (let place = path; ; place = dirname(place)) {
+    try {
+      return { path: place, isDirectory: statSync(place).isDirectory() };
+    } catch {
+      if (dirname(place) === place) return { path: place, isDirectory: false };
+    }
+  }
+}
+
+/**
+ * The outputs directory, created if missing and checked to take new files, so that a file, a
+ * place under a file or a read-only disk is a flag error at start rather than a failure of
+ * every render.
+ */
+export function outputsDir(flag: string | undefined, cwd: string): string {
+  const shown = `--outputs ${flag ?? "renders"}`;
+  const dir = resolve(cwd, flag ?? "renders");
+  const existing = nearestExisting(dir);
+  if (!existing.isDirectory) {
+    throw new ServerConfigError(existing.path === dir ? `${shown} is a file; give a directory (created if missing)` : `${shown} is below a file (${existing.path}); give a directory`);
+  }
+  try {
+    // Checked where it exists: creating a directory on a read-only disk says only ENOENT.
+    rmdirSync(mkdtempSync(join(existing.path, ".compose-write-check-")));
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ServerConfigError(`${shown} cannot be written (${code}); give a directory this process may create files in`);
+  }
+  return dir;
+}
+
 export function projectsDir(flag: string | undefined, cwd: string): string {
   const dir = resolve(cwd, flag ?? ".");
   let isDirectory = false;
@@ -111,7 +145,7 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     maxConcurrentRenders: maxConcurrentRenders(flags.maxConcurrentRenders, env),
     maxQueue: flags.maxQueue === undefined ? DEFAULT_MAX_QUEUE : integerIn(flags.maxQueue, "--max-queue", 0, 10_000),
     projectsDir: projectsDir(flags.projects, cwd),
-    outputsDir: resolve(cwd, flags.outputs ?? "renders"),
+    outputsDir: outputsDir(flags.outputs, cwd),
     token,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
     maxWorkersPerRender:

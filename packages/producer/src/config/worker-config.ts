@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { DEFAULT_SHUTDOWN_GRACE_SECONDS, integerIn, projectsDir, queueUrl, ServerConfigError } from "./server-config.js";
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS, integerIn, outputsDir, projectsDir, queueUrl, ServerConfigError } from "./server-config.js";
 
 /** Everything `compose worker` needs to start, validated. */
 export interface WorkerConfig {
@@ -47,7 +46,7 @@ export function workerConfigFromFlags(flags: WorkerFlags, cwd: string): WorkerCo
   return {
     queue: queueUrl(flags.queue, "--queue"),
     projectsDir: projectsDir(flags.projects, cwd),
-    outputsDir: resolve(cwd, flags.outputs ?? "renders"),
+    outputsDir: outputsDir(flags.outputs, cwd),
     concurrency: flags.concurrency === undefined ? fallback : integerIn(flags.concurrency, "--concurrency", min, max),
     stallTimeoutMs: seconds(flags.stallTimeout ?? String(DEFAULT_STALL_TIMEOUT_SECONDS), "--stall-timeout"),
     shutdownGraceMs: integerIn(flags.shutdownGrace ?? String(DEFAULT_SHUTDOWN_GRACE_SECONDS), "--shutdown-grace", 0, 3600) * 1000,

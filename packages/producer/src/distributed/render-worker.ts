@@ -1,7 +1,7 @@
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { RenderError, type RenderFinishedEvent } from "@compose/renderer";
+import { removeOrphanedStaging, RenderError, type RenderFinishedEvent } from "@compose/renderer";
 import { CONCURRENCY_LIMITS } from "../config/server-config.js";
 import type { WorkerConfig } from "../config/worker-config.js";
 import type { RenderSettings } from "../jobs/render-executor.js";
@@ -103,6 +103,8 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
   const projectsDir = await realpath(config.projectsDir);
   await mkdir(config.outputsDir, { recursive: true });
   const outputsDir = await realpath(config.outputsDir);
+  // A worker killed before left its renders' staging here; only processes of this machine are judged.
+  await removeOrphanedStaging(outputsDir);
 
   const clients: Redis[] = [];
   let lastError = "";

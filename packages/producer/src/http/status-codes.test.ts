@@ -133,6 +133,15 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     const form = await call("POST", "/render", { rawBody: "composition=tiny", contentType: "application/x-www-form-urlencoded" });
     expectStatus(form, 415, "POST", "/render");
   });
+
+  it.each([
+    ['{"composition": "tiny", "__proto__": {"admin": true}}', `"__proto__"`],
+    ['{"composition": "tiny", "variables": {"constructor": {"prototype": {"admin": true}}}}', `"constructor" holding "prototype"`],
+  ])("refuses a prototype key as a forbidden key, not as invalid JSON: %s", async (rawBody, key) => {
+    const response = await call("POST", "/render", { rawBody });
+    expectStatus(response, 400, "POST", "/render");
+    expect(response.json.error).toEqual({ code: "forbidden-key", message: `the request body has the key ${key}, which is never accepted: remove it` });
+  });
 });
 
 describe("404: unknown ids", () => {

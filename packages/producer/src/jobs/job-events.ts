@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { dirname, sep } from "node:path";
 import { RENDER_EVENT_TYPES, type RenderEvent } from "@compose/renderer";
 import { renderUrls } from "../http/urls.js";
 
@@ -18,12 +20,25 @@ export type ClientRenderEvent<E extends RenderEvent = RenderEvent> = E & { reque
 export type JobEvent = QueueEvent | ClientRenderEvent;
 
 /**
- * The renderer's event, with its fields unchanged, as the server's clients receive it: with the
- * request's id, and with `output` (the renderer names a path on the machine that rendered) as the
- * output's download URL, so the server never shows its filesystem.
+ * A message with the server's own paths replaced by what a client knows: the request's output
+ * by its download URL, the outputs directory and the temporary directory by their names.
  */
-export function clientEvent<E extends RenderEvent>(requestId: string, event: E): ClientRenderEvent<E> {
+function withoutServerPaths(message: string, requestId: string, output: string): string {
+  return message
+    .replaceAll(output, renderUrls.output(requestId))
+    .replaceAll(`${dirname(output)}${sep}`, "")
+    .replaceAll(dirname(output), "the outputs directory")
+    .replaceAll(tmpdir(), "the server's temporary directory");
+}
+
+/**
+ * The renderer's event as the server's clients receive it: with the request's id, with `output`
+ * (the renderer names a path on the machine that rendered) as the output's download URL, and no
+ * path of the server's in a message, so the server never shows its filesystem.
+ */
+export function clientEvent<E extends RenderEvent>(requestId: string, event: E, output: string): ClientRenderEvent<E> {
   const sent = { ...event, requestId };
+  if ("message" in sent) return { ...sent, message: withoutServerPaths(sent.message, requestId, output) };
   return "output" in sent ? { ...sent, output: renderUrls.output(requestId) } : sent;
 }
 

@@ -108,7 +108,7 @@ export class RenderJob {
 
   /** One of the renderer's events, passed on to the listeners as clientEvent() makes it. */
   record(event: RenderEvent): void {
-    const sent = clientEvent(this.id, event);
+    const sent = clientEvent(this.id, event, this.spec.output);
     switch (sent.type) {
       case "finished":
         this.finished = sent;

@@ -88,12 +88,12 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   const optionName = optionNamer(request);
   throwIfAborted(signal);
   await removeOrphanedTemp();
-  const source = await readComposition(request.composition);
+  const source = await readComposition(request.composition, signal);
   const limits = resolveLimits(request.limits);
   checkSize(source.id, source.width, source.height, limits);
   const declared = source.metadata.duration;
   if (declared !== undefined) checkFrames(source.id, declared, options.fps, limits);
-  await preflight(source, options, optionName, emit);
+  await preflight(source, options, optionName, emit, signal);
 
   const projectRoot = dirname(source.file);
   const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));

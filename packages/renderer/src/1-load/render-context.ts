@@ -1,6 +1,7 @@
 import { printable } from "@compose/core";
 import { BrowserPool } from "./browser/browser-pool.js";
 import type { RenderEvent } from "../common/render-events.js";
+import { fullDiskError } from "../common/disk-full.js";
 import { cancelledError, RenderError } from "../common/render-error.js";
 import { tallyWarnings } from "../common/warning-tally.js";
 
@@ -24,6 +25,9 @@ function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal |
   if (signal?.aborted) return cancelledError();
   if (error instanceof RenderError) return error;
   if (pool.crashed) return new RenderError("browser-crashed", "the browser exited unexpectedly during the render", { cause: error });
+  const { code, path } = error as NodeJS.ErrnoException;
+  const full = typeof code === "string" ? fullDiskError(code, path) : undefined;
+  if (full) return full;
   const message = error instanceof Error ? error.message : String(error);
   // What no step explained is ours, not the encoder's: the code says so, and the cause goes with it for reports.
   return new RenderError("internal-error", message.split("\n")[0] ?? message, { cause: error });
@@ -46,17 +50,52 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     signal: hooks.signal,
     cleanups: [],
   };
-  const onAbort = () => context.pool.killAll();
+  // Cancellation ends the render at once whatever its step waits for; what that step still holds
+  // when it ends is released then.
+  let cancel: () => void = () => undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    cancel = () => reject(cancelledError());
+  });
+  cancelled.catch(() => undefined);
+  const onAbort = () => {
+    context.pool.killAll();
+    cancel();
+  };
+  if (hooks.signal?.aborted) onAbort();
   hooks.signal?.addEventListener("abort", onAbort, { once: true });
+  const running = step(context);
   try {
-    return await step(context);
+    return await Promise.race([running, cancelled]);
   } catch (error) {
     const failure = explainFailure(error, context.pool, hooks.signal);
     context.emit({ type: "failed", code: failure.code, message: failure.message, problems: failure.problems });
     throw failure;
   } finally {
     hooks.signal?.removeEventListener("abort", onAbort);
-    await context.pool.closeAll();
-    for (const cleanup of context.cleanups.reverse()) await cleanup();
+    // A cancelled step usually unwinds at once (its browsers were killed); it is given a moment,
+    // so that what it opens is released here rather than after its caller has gone.
+    await settledWithin(running, CANCEL_UNWIND_MS);
+    await release(context);
+    void running.then(
+      () => release(context),
+      () => release(context),
+    );
   }
+}
+
+/** How long a cancelled step may take to unwind before the render ends without it. */
+const CANCEL_UNWIND_MS = 3000;
+
+function settledWithin(step: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([step.then(() => undefined, () => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+/** Closes the browsers and runs the cleanups registered so far, each once. */
+async function release(context: RenderContext): Promise<void> {
+  await context.pool.closeAll();
+  for (const cleanup of context.cleanups.splice(0).reverse()) await cleanup();
 }

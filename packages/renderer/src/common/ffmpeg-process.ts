@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { fullDiskError } from "./disk-full.js";
 import { RenderError } from "./render-error.js";
 import { toolPath } from "./tool-paths.js";
 
@@ -16,11 +17,14 @@ function collectStderr(child: ChildProcess): () => string {
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     text = (text + chunk).slice(-4000);
   });
-  return () => text.trim().split("\n").filter(Boolean).slice(-1)[0] ?? "";
+  return () => text;
 }
 
-function exitError(code: number | null, signal: NodeJS.Signals | null, lastLine: string): RenderError {
+function exitError(code: number | null, signal: NodeJS.Signals | null, log: string, args: string[]): RenderError {
+  const full = fullDiskError(log, args.at(-1));
+  if (full) return full;
   const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  const lastLine = log.trim().split("\n").filter(Boolean).slice(-1)[0] ?? "";
   return new RenderError("encode-failed", `ffmpeg ${how}${lastLine ? `: ${lastLine}` : ""}`);
 }
 
@@ -28,12 +32,12 @@ function spawnFfmpeg(args: string[], stdin: "pipe" | "ignore"): ChildProcess {
   return spawn(ffmpegPath(), args, { stdio: [stdin, "ignore", "pipe"] });
 }
 
-function waitForExit(child: ChildProcess, lastLine: () => string): Promise<void> {
+function waitForExit(child: ChildProcess, log: () => string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     child.once("error", (error: NodeJS.ErrnoException) =>
       reject(error.code === "ENOENT" ? new RenderError("ffmpeg-missing", FFMPEG_MISSING) : error),
     );
-    child.once("close", (code, signal) => (code === 0 ? resolve() : reject(exitError(code, signal, lastLine()))));
+    child.once("close", (code, signal) => (code === 0 ? resolve() : reject(exitError(code, signal, log(), args))));
   });
 }
 
@@ -43,7 +47,7 @@ export async function runFfmpeg(args: string[], signal?: AbortSignal): Promise<v
   const kill = () => child.kill("SIGKILL");
   signal?.addEventListener("abort", kill, { once: true });
   try {
-    await waitForExit(child, collectStderr(child));
+    await waitForExit(child, collectStderr(child), args);
   } finally {
     signal?.removeEventListener("abort", kill);
   }
@@ -57,7 +61,7 @@ export class FrameEncoder {
 
   constructor(args: string[]) {
     this.child = spawnFfmpeg(args, "pipe");
-    this.exited = waitForExit(this.child, collectStderr(this.child));
+    this.exited = waitForExit(this.child, collectStderr(this.child), args);
     this.exited.catch((error: Error) => {
       this.failure = error;
     });
@@ -72,7 +76,8 @@ export class FrameEncoder {
     let taken = true;
     for (const chunk of chunks) taken = stdin.write(chunk);
     if (!taken) {
-      await Promise.race([once(stdin, "drain"), this.exited]);
+      // A pipe that breaks (EPIPE) is ffmpeg gone: why it went is the error worth showing.
+      await Promise.race([once(stdin, "drain"), this.exited]).catch(() => this.exited);
       if (this.failure) throw this.failure;
     }
   }

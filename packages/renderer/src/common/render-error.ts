@@ -17,6 +17,7 @@ export type RenderErrorCode =
   | "invalid-output"
   | "invalid-frames"
   | "limit-exceeded"
+  | "disk-full"
   | "internal-error"
   | "cancelled";
 

@@ -24,9 +24,13 @@ function alive(pid: number): boolean {
 }
 
 /** Removes the directories under `parent` named by ownedTempDir(parent, prefix) for processes that no longer exist. */
-export async function removeOrphans(parent: string, prefix: string): Promise<void> {
+export function removeOrphans(parent: string, prefix: string): Promise<void> {
+  return removeOrphansMatching(parent, new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\d+)-`));
+}
+
+/** Removes the entries under `parent` whose name matches `pattern`, its first group a process id, for processes that no longer exist. */
+export async function removeOrphansMatching(parent: string, pattern: RegExp): Promise<void> {
   const names = await readdir(parent).catch(() => []);
-  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\d+)-`);
   await Promise.all(
     names.map(async (name) => {
       const pid = Number(pattern.exec(name)?.[1]);

@@ -1,8 +1,10 @@
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import { audioFileName, isSequenceFrameName, sequenceFrameName } from "./output-names.js";
-import { ownedTempDir, removeOrphans } from "./owned-temp.js";
+import { removeOrphansMatching } from "./owned-temp.js";
 
 /**
  * Where a render writes before it succeeds. Nothing appears at the output path until commit(),
@@ -15,12 +17,31 @@ export interface StagedOutput {
   discard(): Promise<void>;
 }
 
+/** What follows the output's name in its staging directory's: `.<name>.partial-<pid>-XXXXXX`. */
+export const STAGING_SUFFIX = ".partial-";
+
+/**
+ * This machine's mark in staging names: outputs may be shared storage, and whether a process
+ * still runs can be told only for processes of this machine.
+ */
+export const HOST_MARK = createHash("sha256").update(hostname()).digest("hex").slice(0, 6);
+
+/** `.<name>.partial-<pid>-<host mark>XXXXXX`, whatever the name: the staging of any render of this machine. */
+const STAGING_NAME = new RegExp(`^\\..+\\.partial-(\\d+)-${HOST_MARK}[A-Za-z0-9]{6}$`);
+
+/**
+ * Removes the staging that renders of this machine's processes that no longer exist (killed) left
+ * in `dir`, whatever output they were for: a server's outputs are never named twice.
+ */
+export function removeOrphanedStaging(dir: string): Promise<void> {
+  return removeOrphansMatching(dir, STAGING_NAME);
+}
+
 async function stagingDirectory(output: string): Promise<string> {
   await mkdir(dirname(output), { recursive: true });
   // Beside the output, so the final rename stays on one file system; what a killed render left there goes.
-  const prefix = `.${basename(output)}.partial-`;
-  await removeOrphans(dirname(output), prefix);
-  return ownedTempDir(dirname(output), prefix);
+  await removeOrphanedStaging(dirname(output));
+  return mkdtemp(join(dirname(output), `.${basename(output)}${STAGING_SUFFIX}${process.pid}-${HOST_MARK}`));
 }
 
 export async function stageFile(output: string): Promise<StagedOutput> {

@@ -45,7 +45,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const still = isStill(request);
-  await checkOutput(request.output, options.format, still, optionNamer(request));
+  await checkOutput(request.output, options.format, still, optionNamer(request), options.replaceOutput);
 
   const loaded = await loadComposition(request, context);
   const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);

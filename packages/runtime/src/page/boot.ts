@@ -85,6 +85,9 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     get waiting() {
       return work.waiting;
     },
+    get pendingSeekHandlers() {
+      return seeker.pendingHandlers;
+    },
     get errors() {
       return [...errors, ...childFrameErrors()];
     },

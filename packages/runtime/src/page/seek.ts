@@ -28,6 +28,8 @@ export class Seeker {
   readonly #work: AwaitedWork;
   readonly #gains: GainLog;
   readonly #handlers = new Set<SeekHandler>();
+  /** Handlers of the seek in progress whose promise has not settled. */
+  #pendingHandlers = 0;
   #previous: Promise<unknown> = Promise.resolve();
   readonly #changes: ChangeDetector;
   #changed = true;
@@ -75,7 +77,16 @@ export class Seeker {
     // Also lets the microtasks of the frame's callbacks settle.
     await this.#timers.runDue();
     this.#applyState(t);
-    await Promise.all(Array.from(this.#handlers, async (handler) => handler(t)));
+    await Promise.all(
+      Array.from(this.#handlers, async (handler) => {
+        this.#pendingHandlers++;
+        try {
+          await handler(t);
+        } finally {
+          this.#pendingHandlers--;
+        }
+      }),
+    );
     await this.#work.settled();
     await frameAssetsReady();
     await this.#timers.runDue();
@@ -96,6 +107,11 @@ export class Seeker {
   /** Whether an onSeek handler is registered: code that may do anything at any time. */
   get hasHandlers(): boolean {
     return this.#handlers.size > 0;
+  }
+
+  /** onSeek handlers of the seek in progress whose promise has not settled yet. */
+  get pendingHandlers(): number {
+    return this.#pendingHandlers;
   }
 
   /** Whether the last seek may have changed the frame; false only when it surely did not. */

@@ -105,6 +105,17 @@ const PENDING_EXPRESSION = `JSON.stringify((() => {
   if (document.fonts && document.fonts.status !== "loaded") pending.push("fonts");
   for (const img of document.images) if (!img.complete) pending.push("image " + (img.currentSrc || img.src));
   for (const label of (window.__compose && window.__compose.waiting) || []) pending.push("__compose.waitFor(" + JSON.stringify(label) + ")");
+  const handlersIn = (frame) => {
+    try {
+      let count = (frame.__compose && frame.__compose.pendingSeekHandlers) || 0;
+      for (const child of frame.document.querySelectorAll("iframe")) count += handlersIn(child.contentWindow);
+      return count;
+    } catch {
+      return 0;
+    }
+  };
+  const handlers = handlersIn(window);
+  if (handlers > 0) pending.push(handlers + " promise" + (handlers === 1 ? "" : "s") + " returned by __compose.onSeek handlers");
   return pending;
 })())`;
 
@@ -119,7 +130,8 @@ function evaluateWithin(cdp: CDPSession, watch: PageWatch, expression: string, t
 
 async function notReady(watch: PageWatch, what: string, timeoutMs: number): Promise<RenderError> {
   const { result } = await watch.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
-  const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "promises handed to __compose.onSeek";
+  // Nothing the page names is pending: no image, font, waitFor or onSeek promise; it is still working.
+  const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "the page to settle (no image, font, __compose.waitFor or onSeek promise is pending)";
   return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 

@@ -111,19 +111,32 @@ export class PageWatch {
 
   /** The error for a call that missed its `ms` deadline: page-hung, or what `late()` says. */
   async overdue(ms: number, late: () => Promise<RenderError>): Promise<RenderError> {
-    if (!(await this.answers())) return this.hung(ms);
+    if (!(await this.answers())) return await this.hung(ms);
     return this.guard(late());
   }
 
   /** A CDP call that does no page work, with a deadline all the same. */
   send: CDPSession["send"] = ((method: string, params?: object) =>
-    this.within(this.cdp.send(method as never, params as never), PLAIN_CALL_MS, async () => this.hung(PLAIN_CALL_MS))) as CDPSession["send"];
+    this.within(this.cdp.send(method as never, params as never), PLAIN_CALL_MS, () => this.hung(PLAIN_CALL_MS))) as CDPSession["send"];
 
-  private hung(ms: number): RenderError {
+  private async hung(ms: number): Promise<RenderError> {
+    const stuck = `the page stopped answering ${this.where}`;
+    const seconds = (ms + HANG_GRACE_MS) / 1000;
+    if (await this.inScript()) return new RenderError("page-hung", `${stuck}: a script ran for more than ${seconds} s without returning`);
     return new RenderError(
       "page-hung",
-      `the page stopped answering ${this.where}: a script ran for more than ${(ms + HANG_GRACE_MS) / 1000} s without returning`,
+      `${stuck}: no script was running; the browser spent more than ${seconds} s laying out or painting the page (a page too large or too deep to draw, such as SVG <use> elements that multiply)`,
     );
+  }
+
+  /**
+   * Whether the stuck main thread was in a script: a running script can be terminated (the
+   * protocol interrupts JavaScript for that), after which the page answers again; layout and
+   * painting cannot be interrupted, and the page stays silent. The page fails either way.
+   */
+  private async inScript(): Promise<boolean> {
+    this.cdp.send("Runtime.terminateExecution").catch(() => undefined);
+    return this.answers();
   }
 
   /** Whether the page's main thread evaluates a trivial expression within the grace period. */

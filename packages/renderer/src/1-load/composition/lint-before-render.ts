@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { lintProject, plural, type LintFinding } from "@compose/core";
 import { projectAssetCheck } from "./project-asset-check.js";
 import { RenderError } from "../../common/render-error.js";
+import { projectTextLoader } from "./project-text.js";
 import { createSubCompositionResolver } from "./resolve-sub-composition.js";
 
 /** How render refuses a finding: its code and message as lint gives them, and where it is. */
@@ -17,14 +17,12 @@ export function refusal(code: string, message: string, where?: Pick<LintFinding,
  * A missing asset is refused unless the render allows missing assets, which it then warns of as
  * the page fails to load it.
  */
-export async function refuseLintErrors(file: string, options: { allowMissingAssets?: boolean } = {}): Promise<void> {
+export async function refuseLintErrors(file: string, options: { allowMissingAssets?: boolean; signal?: AbortSignal } = {}): Promise<void> {
   const projectDir = dirname(file);
-  const load = (path: string) => readFile(join(projectDir, path), "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
   const check = projectAssetCheck(projectDir);
-  const findings = await lintProject(basename(file), load, createSubCompositionResolver("."), { assets: { check: (path) => check(join(projectDir, path)) } });
+  const findings = await lintProject(basename(file), projectTextLoader(projectDir, projectDir, options.signal), createSubCompositionResolver("."), {
+    assets: { check: (path) => check(join(projectDir, path)) },
+  });
   const errors = findings.filter((finding) => finding.severity === "error" && !(options.allowMissingAssets && finding.code === "missing-asset"));
   const first = errors[0];
   if (!first) return;

@@ -10,12 +10,13 @@ export async function preflight(
   options: RenderOptions,
   optionName: (field: string) => string,
   emit: (event: RenderEvent) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   if (options.docker) {
     // The CLI runs a docker render as a plain local render inside the container.
     throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
   }
-  await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets });
+  await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets, signal });
   checkVariables(composition, options, optionName, emit);
   checkDimensions(composition, options);
 }

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { promisify } from "node:util";
+import { readProjectFile } from "../../common/project-file.js";
 import { installedFontFamilies } from "../local-web/fontsource.js";
 import { parseGoogleFontsUrl } from "../local-web/google-fonts-url.js";
 import { defaultFamilyFor } from "./default-fonts.js";
@@ -24,7 +25,8 @@ async function styleFiles(dir: string, found: string[] = []): Promise<string[]> 
 async function familiesOfFiles(projectRoot: string): Promise<string[]> {
   const families: string[] = [];
   for (const file of await styleFiles(projectRoot)) {
-    const text = await readFile(file, "utf8").catch(() => "");
+    // Under the project-file rule: a FIFO, a device, a link out or a huge file is not read.
+    const text = (await readProjectFile(projectRoot, relative(projectRoot, file)).catch(() => undefined))?.toString("utf8") ?? "";
     for (const [, block] of text.matchAll(/@font-face\s*{([^}]*)}/gi)) {
       const family = /font-family\s*:\s*([^;]+)/i.exec(block!)?.[1]?.trim().replace(/^(["'])(.*)\1$/, "$2");
       if (family) families.push(family);

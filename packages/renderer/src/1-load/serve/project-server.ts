@@ -1,8 +1,7 @@
-import { realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, sep } from "node:path";
 import sirv from "sirv";
+import { checkProjectFile } from "../../common/project-file.js";
 
 export interface ProjectServer {
   /** Base URL ending in `/`; a project file's URL is its path relative to the root appended to it. */
@@ -13,38 +12,26 @@ export interface ProjectServer {
 /** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
 export const FRAMES_PREFIX = "/__compose/frames/";
 
-/** The project rules, as a refused file is named: what a page asked for and why it is not served. */
-export const PROJECT_RULES = {
-  missing: "does not exist",
-  dotfile: "is a dotfile or inside a dot-directory, which the project rules do not serve to pages",
-  outside: "leads out of the project through a symbolic link, which the project rules do not serve to pages",
-  notFile: "is not a regular file",
-} as const;
+/** How a refused file is named when it does not exist: not a rule, so no header carries it. */
+const MISSING = "does not exist";
 
 /**
- * Why a URL path does not name a regular file that really lies inside `root` (a real path), or
- * undefined when it does: no dotfile or dot-directory, and no symbolic link that leads out of the root.
+ * Why a URL path does not name a project file of `root` (see checkProjectFile), or undefined when
+ * it does: the rule it breaks, or that it does not exist.
  */
 export async function whyNotServed(root: string, urlPath: string): Promise<string | undefined> {
   let path: string;
   try {
     path = decodeURIComponent(urlPath.split("?")[0]!);
   } catch {
-    return PROJECT_RULES.missing;
+    return MISSING;
   }
-  const segments = path.split("/").filter(Boolean);
-  if (segments.some((segment) => segment.startsWith("."))) return PROJECT_RULES.dotfile;
-  if (segments.some((segment) => segment.includes("\\") || segment.includes("\0"))) return PROJECT_RULES.missing;
-  try {
-    const real = await realpath(join(root, ...segments));
-    if (!real.startsWith(root + sep)) return PROJECT_RULES.outside;
-    return (await stat(real)).isFile() ? undefined : PROJECT_RULES.notFile;
-  } catch {
-    return PROJECT_RULES.missing;
-  }
+  const checked = await checkProjectFile(root, path.replace(/^\/+/, ""));
+  if (checked.kind === "file") return undefined;
+  return checked.kind === "missing" ? MISSING : checked.reason;
 }
 
-/** Whether a URL path names a regular file that really lies inside `root`: whyNotServed has no reason. */
+/** Whether a URL path names a project file of `root`: whyNotServed has no reason. */
 export async function servesFile(root: string, urlPath: string): Promise<boolean> {
   return (await whyNotServed(root, urlPath)) === undefined;
 }
@@ -61,12 +48,10 @@ type Handler = (request: IncomingMessage, response: ServerResponse, next: () => 
 function regularFilesOf(dir: string): Handler {
   const files = sirv(dir, { dev: true, dotfiles: false, etag: false });
   return (request, response, next) => {
-    // Resolved per request: the frames directory may appear only once the render has begun.
-    realpath(dir)
-      .then((root) => whyNotServed(root, request.url ?? "/"))
+    whyNotServed(dir, request.url ?? "/")
       .then((why) => {
         if (why === undefined) return files(request, response, next);
-        if (why !== PROJECT_RULES.missing) response.setHeader(REFUSED_HEADER, why);
+        if (why !== MISSING) response.setHeader(REFUSED_HEADER, why);
         next();
       }, next);
   };
