@@ -54,13 +54,16 @@ function locator(html: string): (offset: number) => SourceLocation {
 
 function elementReferences(element: Element, html: string, at: (offset: number) => SourceLocation): AssetReference[] {
   const tag = element.tagName;
+  const id = attribute(element, "id");
+  // The id names the element where a message is read, as render's media messages name it.
+  const named = id ? `<${tag} id="${id}">` : `<${tag}>`;
   const found: AssetReference[] = [];
   for (const name of URL_ATTRIBUTES[tag] ?? []) {
     const url = attribute(element, name);
-    if (url !== undefined) found.push({ url, what: `<${tag}> ${name}`, loc: attributeLocation(element, name) });
+    if (url !== undefined) found.push({ url, what: `${named} ${name}`, loc: attributeLocation(element, name) });
   }
   const srcset = SRCSET_ELEMENTS.has(tag) ? attribute(element, "srcset") : undefined;
-  if (srcset !== undefined) for (const url of srcsetUrls(srcset)) found.push({ url, what: `<${tag}> srcset`, loc: attributeLocation(element, "srcset") });
+  if (srcset !== undefined) for (const url of srcsetUrls(srcset)) found.push({ url, what: `${named} srcset`, loc: attributeLocation(element, "srcset") });
   if (tag === "link" && /(^|\s)stylesheet(\s|$)/i.test(attribute(element, "rel") ?? "")) {
     const href = attribute(element, "href");
     if (href !== undefined) found.push({ url: href, what: "<link> stylesheet", loc: attributeLocation(element, "href") });
