@@ -2,7 +2,7 @@ import { dirname, relative } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer";
 import type { PreviewState } from "./preview-state.js";
 
 /** The entry's part of the state; the server adds what concerns the whole project. */
@@ -67,8 +67,7 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
   };
   try {
     const knownFontFamily = await fontFamilyCatalog(dirname(options.entryFile));
-    const assets = { check: projectAssetCheck(dirname(entryFile)), network: "public" as const };
-    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily, assets });
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
     state.lint = { ...countSeverities(findings), files, findings };
   } catch (error) {
     state.error = (error as Error).message;

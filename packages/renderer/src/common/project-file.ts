@@ -65,6 +65,16 @@ export async function checkProjectFile(root: string, path: string): Promise<Proj
   return kind === undefined ? { kind: "file", real } : { kind: "refused", reason: `is ${kind}; ${ALLOWED}` };
 }
 
+/** Why `path` is not a project file of `root` (a rule it breaks, or that it does not exist), or undefined when it is. */
+export async function projectFileProblem(root: string, path: string): Promise<string | undefined> {
+  const checked = await checkProjectFile(root, path);
+  if (checked.kind === "file") return undefined;
+  return checked.kind === "missing" ? MISSING : checked.reason;
+}
+
+/** What projectFileProblem says of a file that does not exist: no rule, only its absence. */
+export const MISSING = "does not exist";
+
 /**
  * Reads a project file whole, under the project-file rule, at most MAX_PROJECT_FILE_BYTES and
  * within PROJECT_FILE_READ_MS: undefined when it does not exist, a ProjectFileError when the rule

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import sirv from "sirv";
-import { checkProjectFile } from "../../common/project-file.js";
+import { MISSING, projectFileProblem } from "../../common/project-file.js";
 
 export interface ProjectServer {
   /** Base URL ending in `/`; a project file's URL is its path relative to the root appended to it. */
@@ -11,9 +11,6 @@ export interface ProjectServer {
 
 /** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
 export const FRAMES_PREFIX = "/__compose/frames/";
-
-/** How a refused file is named when it does not exist: not a rule, so no header carries it. */
-const MISSING = "does not exist";
 
 /**
  * Why a URL path does not name a project file of `root` (see checkProjectFile), or undefined when
@@ -26,9 +23,7 @@ export async function whyNotServed(root: string, urlPath: string): Promise<strin
   } catch {
     return MISSING;
   }
-  const checked = await checkProjectFile(root, path.replace(/^\/+/, ""));
-  if (checked.kind === "file") return undefined;
-  return checked.kind === "missing" ? MISSING : checked.reason;
+  return projectFileProblem(root, path.replace(/^\/+/, ""));
 }
 
 /** Whether a URL path names a project file of `root`: whyNotServed has no reason. */
@@ -51,6 +46,7 @@ function regularFilesOf(dir: string): Handler {
     whyNotServed(dir, request.url ?? "/")
       .then((why) => {
         if (why === undefined) return files(request, response, next);
+        // Absence is no rule: only a broken rule is named to the render.
         if (why !== MISSING) response.setHeader(REFUSED_HEADER, why);
         next();
       }, next);
