@@ -24,7 +24,9 @@ import { leftoverProcesses, spawnServe } from "../test/support/serve.js";
 
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 2);
 const LIMIT = Number(process.env.CHAOS_LIMIT ?? 2);
-const READY_TIMEOUT_MS = 2000;
+// Long enough for the out-of-memory page to fill the renderer's 1 GiB heap and crash on a busy
+// 2-core machine before it would be called hung.
+const READY_TIMEOUT_MS = 6000;
 const GRACE_S = 2;
 /** SIGTERM ends the server within its grace, and this for the cancelled renders to clean up. */
 const STOP_MARGIN_MS = 10_000;
