@@ -48,9 +48,18 @@ afterAll(async () => {
 });
 
 async function videoColour(): Promise<number[]> {
-  const shot = PNG.sync.read(await preview.page.locator("#composition").screenshot());
-  const i = (45 * shot.width + 80) * 4;
-  return [...shot.data.subarray(i, i + 3)];
+  // The render written into the project reloads the composition frame once, whenever its file
+  // appears: a frame replaced mid-screenshot is taken again once the new one has settled.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const shot = PNG.sync.read(await preview.page.locator("#composition").screenshot());
+      const i = (45 * shot.width + 80) * 4;
+      return [...shot.data.subarray(i, i + 3)];
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await preview.settled();
+    }
+  }
 }
 
 function near(actual: number[], expected: readonly number[]): boolean {
