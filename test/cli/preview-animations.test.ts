@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, REPO_ROOT, type TempProject } from "../support/project.js";
+import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 
 const INDEX_HTML = compositionHtml({
@@ -26,7 +27,6 @@ let preview: PreviewSession;
 
 beforeAll(async () => {
   project = await createProject({ "index.html": INDEX_HTML }, { prefix: "compose-preview-animations-" });
-  const { copyFile } = await import("node:fs/promises");
   await copyFile(join(REPO_ROOT, "node_modules/gsap/dist/gsap.min.js"), join(project.dir, "gsap.min.js"));
   preview = await openPreview(project.dir);
   await preview.page.waitForSelector(".tween");
