@@ -10,7 +10,7 @@ import { openCompositionPage } from "../../packages/renderer/src/1-load/browser/
 import { launchBrowser } from "../../packages/renderer/src/1-load/browser/launch-browser.js";
 import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
 import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
-import { cacheRoot } from "../../packages/renderer/src/1-load/media/media-cache.js";
+import { cacheRoot } from "../../packages/renderer/src/common/cache.js";
 import { prepareMedia } from "../../packages/renderer/src/1-load/media/prepare-media.js";
 import { serveProject } from "../../packages/renderer/src/1-load/serve/project-server.js";
 

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { processTree, readProcFile } from "../../packages/cli/src/benchmark/process-memory.js";
 
 const CLOCK_TICKS_PER_SECOND = 100;
