@@ -11,6 +11,7 @@ import { launchBrowser } from "../../packages/renderer/src/1-load/browser/launch
 import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
 import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
 import { cacheRoot } from "../../packages/renderer/src/common/cache.js";
+import { defaultFontconfig, GENERIC_FAMILIES } from "../../packages/renderer/src/1-load/fonts/default-fonts.js";
 import { prepareMedia } from "../../packages/renderer/src/1-load/media/prepare-media.js";
 import { serveProject } from "../../packages/renderer/src/1-load/serve/project-server.js";
 
@@ -20,7 +21,8 @@ if (!result.ok || !file || !output) throw new Error("usage: floor.ts <compositio
 const { fps, quality } = result.options;
 const composition = await readComposition(file);
 const server = await serveProject(dirname(file), join(cacheRoot(), "frames"));
-const browser = await launchBrowser({ beginFrameControl: true, gpu: true });
+// The same fonts as a render, so both draw the same text.
+const browser = await launchBrowser({ beginFrameControl: true, gpu: true, fontconfigFile: await defaultFontconfig() });
 const page = await openCompositionPage(browser, {
   url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
   width: composition.width,
@@ -28,6 +30,7 @@ const page = await openCompositionPage(browser, {
   transparent: false,
   captureMode: "beginframe",
   boot: {},
+  fonts: { generic: GENERIC_FAMILIES },
   readyTimeoutMs: 60_000,
   allowMissingAssets: false,
   warn: () => undefined,
