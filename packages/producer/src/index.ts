@@ -24,4 +24,5 @@ export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./co
 export { RedisRenderBackend, type RedisBackendOptions } from "./distributed/redis-backend.js";
 export { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from "./distributed/render-worker.js";
 export { QueueConnectionError } from "./distributed/redis-connection.js";
+export { closeWithinGrace } from "./lifetime/shutdown-grace.js";
 export { MAX_JOB_PAYLOAD_BYTES } from "./distributed/protocol.js";

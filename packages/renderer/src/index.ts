@@ -35,3 +35,4 @@ export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES } from "./com
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
 // For compose serve and compose worker: what killed renders left in --outputs, removed at start.
 export { removeOrphanedStaging } from "./output/staged-output.js";
+export { killChildProcesses, trackChild } from "./common/child-processes.js";

@@ -36,13 +36,13 @@ export function registerServe(program: Command): void {
     .option("--projects <dir>", "directory the compositions of requests are taken from (default: .)")
     .option("--outputs <dir>", "directory outputs are written to, named by request id (default: renders)")
     .option("--token <token>", "require Authorization: Bearer <token> (default: COMPOSE_TOKEN; prefer it, flags show in ps)")
-    .option("--shutdown-grace <seconds>", `on SIGTERM, how long running renders may finish (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .option("--shutdown-grace <seconds>", `on SIGTERM, the server ends within this; running renders may finish until its last few seconds, then are cancelled (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
     .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`);
   addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: ServeFlags & SafetyFlags) => {
       const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
-      const { createProducer, QueueConnectionError } = await import("@compose/producer");
+      const { createProducer, QueueConnectionError, closeWithinGrace } = await import("@compose/producer");
       let producer: Awaited<ReturnType<typeof createProducer>>;
       try {
         producer = await createProducer(config, {
@@ -83,8 +83,8 @@ export function registerServe(program: Command): void {
       // With the queue's Redis unreachable the count is unknown; shutting down must not depend on it.
       const active = await producer.backend.counts().then(({ activeRenders }) => `${activeRenders} `, () => "");
       process.stdout.write(`compose serve: ${signal}: no new requests; finishing ${active}running render(s) within ${config.shutdownGraceMs / 1000} s\n`);
-      await producer.close();
-      process.stdout.write("compose serve: stopped\n");
+      const killed = await closeWithinGrace(() => producer.close(), config.shutdownGraceMs);
+      process.stdout.write(`compose serve: stopped${killed ? ` (the grace was over: ${killed} browser and encoder process(es) killed)` : ""}\n`);
       // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
       process.exit(process.exitCode ?? 0);
     });

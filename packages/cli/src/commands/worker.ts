@@ -29,11 +29,11 @@ export function registerWorker(program: Command): void {
       "--stall-timeout <seconds>",
       `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
     )
-    .option("--shutdown-grace <seconds>", `on SIGTERM, how long running tasks may finish before going back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .option("--shutdown-grace <seconds>", `on SIGTERM, the worker ends within this; running tasks may finish until its last few seconds, then go back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
   addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: WorkerFlags & SafetyFlags) => {
       const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
       const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) };
-      const { startRenderWorker, QueueConnectionError } = await import("@compose/producer");
+      const { startRenderWorker, QueueConnectionError, closeWithinGrace } = await import("@compose/producer");
       const say = (line: string) => process.stdout.write(`compose worker: ${line}\n`);
       let worker: Awaited<ReturnType<typeof startRenderWorker>>;
       try {
@@ -53,8 +53,8 @@ export function registerWorker(program: Command): void {
         process.on("SIGINT", resolve);
       });
       say(`${signal}: taking no more work; running tasks may finish within ${config.shutdownGraceMs / 1000} s, then go back to the queue`);
-      await worker.close(config.shutdownGraceMs);
-      say("stopped");
+      const killed = await closeWithinGrace(() => worker.close(config.shutdownGraceMs), config.shutdownGraceMs);
+      say(`stopped${killed ? ` (the grace was over: ${killed} browser and encoder process(es) killed)` : ""}`);
       // Everything is closed; with Redis unreachable, client libraries may still be trying to reconnect.
       process.exit(process.exitCode ?? 0);
     });

@@ -9,7 +9,7 @@ import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, ty
  */
 export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: string; jpegQuality: number }> = {
   draft: { crf: 28, x264Preset: "ultrafast", jpegQuality: 90 },
-  standard: { crf: 18, x264Preset: "medium", jpegQuality: 90 },
+  standard: { crf: 18, x264Preset: "medium", jpegQuality: 95 },
   high: { crf: 15, x264Preset: "slow", jpegQuality: 95 },
 };
 

@@ -19,6 +19,7 @@ import {
   type RenderJobData,
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
+import { graceWindows } from "../lifetime/shutdown-grace.js";
 
 /** A read that Redis has not answered by then is a 503, well within 2 s: a client polling the queue is not held up. */
 const READ_ANSWER_MS = 1500;
@@ -217,7 +218,7 @@ export class RedisRenderBackend implements RenderBackend {
         .filter((followed) => followed.job.snapshot().state === "queued")
         .map((followed) => stop(followed, "the server shut down before the render started")),
     );
-    await within(Promise.all(own().map((followed) => ended(followed.job))).then(() => undefined), graceMs);
+    await within(Promise.all(own().map((followed) => ended(followed.job))).then(() => undefined), graceWindows(graceMs).finishMs);
     await Promise.all(own().map((followed) => stop(followed, "the server shut down")));
     // Workers that could not be reached in time: the streams still end.
     for (const followed of own()) followed.job.fail("cancelled", "the server shut down");

@@ -3,6 +3,7 @@ import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job 
 import type { Redis } from "ioredis";
 import { removeOrphanedStaging, RenderError, type RenderFinishedEvent } from "@compose/renderer";
 import { CONCURRENCY_LIMITS } from "../config/server-config.js";
+import { graceWindows } from "../lifetime/shutdown-grace.js";
 import type { WorkerConfig } from "../config/worker-config.js";
 import type { RenderSettings } from "../jobs/render-executor.js";
 import { coordinate, tasksEnded, TaskFailure } from "./coordinator.js";
@@ -23,8 +24,6 @@ import {
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
 
-/** How long a cancelled render takes to stop its browsers and ffmpeg and clean up. */
-const RENDER_STOP_MS = 5000;
 import { describeTask, runTask, type TaskResult } from "./tasks.js";
 
 export interface RenderWorkerOptions {
@@ -239,9 +238,10 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
         activities.stop("shutdown", (activity) => activity.kind === "coordinator");
         // Waits on what runs here, not on Redis: with Redis unreachable, the queues never answer.
         const closed = Promise.all([renderWorker.close(), taskWorker.close()]);
-        await within(activities.idle(), graceMs);
+        const { finishMs, cancelMs } = graceWindows(graceMs);
+        await within(activities.idle(), finishMs);
         activities.stop("shutdown", () => true);
-        await within(activities.idle(), RENDER_STOP_MS);
+        await within(activities.idle(), cancelMs);
         await within(closed, CLOSE_WAIT_MS);
         await within(Promise.all([renderWorker.close(true), taskWorker.close(true), taskEvents.close(), tasks.close(), renders.close()]), CLOSE_WAIT_MS);
         for (const each of clients) each.disconnect();

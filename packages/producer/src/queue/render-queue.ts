@@ -1,6 +1,7 @@
 import type { JobExecutor } from "../jobs/render-executor.js";
 import type { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError, type QueueCounts, type RenderBackend } from "./render-backend.js";
+import { graceWindows } from "../lifetime/shutdown-grace.js";
 
 export interface RenderQueueOptions {
   maxConcurrentRenders: number;
@@ -84,7 +85,7 @@ export class RenderQueue implements RenderBackend {
     const allDone = Promise.all([...this.running.values()].map((running) => running.done));
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
+      timer = setTimeout(resolve, graceWindows(graceMs).finishMs);
     });
     await Promise.race([allDone, graceOver]);
     clearTimeout(timer);

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { fullDiskError } from "./disk-full.js";
 import { RenderError } from "./render-error.js";
 import { toolPath } from "./tool-paths.js";
+import { trackChild } from "./child-processes.js";
 
 const FFMPEG_MISSING =
   "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";
@@ -29,7 +30,7 @@ function exitError(code: number | null, signal: NodeJS.Signals | null, log: stri
 }
 
 function spawnFfmpeg(args: string[], stdin: "pipe" | "ignore"): ChildProcess {
-  return spawn(ffmpegPath(), args, { stdio: [stdin, "ignore", "pipe"] });
+  return trackChild(spawn(ffmpegPath(), args, { stdio: [stdin, "ignore", "pipe"] }));
 }
 
 function waitForExit(child: ChildProcess, log: () => string, args: string[]): Promise<void> {

@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { BROWSER_TEMP, ownedTempDir } from "../../output/owned-temp.js";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { trackChild } from "../../common/child-processes.js";
 
 /** The real binary behind Debian's /usr/bin/chromium-headless-shell wrapper script. */
 const HEADLESS_SHELL_CANDIDATES = [
@@ -105,6 +106,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
     throw error;
   });
   const child = browser.process();
+  if (child) trackChild(child);
   // Removed once the process has exited, not merely disconnected: until then it may still write there.
   const exited = child && child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once("exit", resolve)) : Promise.resolve();
   profilesRemoved.set(browser, exited.then(removeProfile));

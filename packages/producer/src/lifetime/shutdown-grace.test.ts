@@ -1,0 +1,37 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { trackChild } from "@compose/renderer";
+import { closeWithinGrace, graceWindows } from "./shutdown-grace.js";
+
+describe("graceWindows", () => {
+  it.each([
+    [0, 0, 0],
+    [1000, 500, 500],
+    [2000, 1000, 1000],
+    [6000, 3000, 3000],
+    [30_000, 27_000, 3000],
+    [3_600_000, 3_597_000, 3000],
+  ])("splits a grace of %i ms into %i ms to finish and %i ms to unwind", (grace, finishMs, cancelMs) => {
+    expect(graceWindows(grace)).toEqual({ finishMs, cancelMs });
+  });
+});
+
+describe("closeWithinGrace", () => {
+  it("kills the processes still running when the close outlasts the grace", async () => {
+    const child = trackChild(spawn("sleep", ["60"]));
+    const exited = once(child, "exit");
+    const started = Date.now();
+    const killed = await closeWithinGrace(() => new Promise(() => undefined), 200);
+    expect(killed).toBe(1);
+    expect(await exited).toEqual([null, "SIGKILL"]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("kills nothing when the close ends in time", async () => {
+    const child = trackChild(spawn("sleep", ["60"]));
+    expect(await closeWithinGrace(async () => undefined, 1000)).toBe(0);
+    expect(child.exitCode).toBeNull();
+    child.kill();
+  });
+});
