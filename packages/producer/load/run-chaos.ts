@@ -27,9 +27,9 @@ const LIMIT = Number(process.env.CHAOS_LIMIT ?? 2);
 // Long enough for the out-of-memory page to fill the renderer's 1 GiB heap and crash on a busy
 // 2-core machine before it would be called hung.
 const READY_TIMEOUT_MS = 6000;
-const GRACE_S = 2;
-/** SIGTERM ends the server within its grace, and this for the cancelled renders to clean up. */
-const STOP_MARGIN_MS = 10_000;
+const GRACE_S = 4;
+/** SIGTERM ends the server within its grace; this is for the signal to arrive and the process to exit. */
+const STOP_MARGIN_MS = 500;
 const TIMEOUT_S = Number(process.env.CHAOS_TIMEOUT_S ?? 300);
 
 const page = (id: string, options: { width?: number; duration?: number; after?: string; body?: string } = {}) => `<!doctype html>

@@ -31,7 +31,7 @@ export { servesFile } from "./1-load/serve/project-server.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 
 // For the CLI's reads of a project (lint, the entry, preview): the project-file rule the render's file server applies.
-export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES } from "./common/project-file.js";
+export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
 // For compose serve and compose worker: what killed renders left in --outputs, removed at start.
 export { removeOrphanedStaging } from "./output/staged-output.js";

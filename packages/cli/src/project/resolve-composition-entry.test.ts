@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ beforeAll(async () => {
   await writeFile(join(dir, "promo", "index.html"), "");
   await writeFile(join(dir, "promo", "card.html"), "");
   await mkdir(join(dir, "empty"));
+  await mkdir(join(dir, "piped"));
+  execFileSync("mkfifo", [join(dir, "piped", "index.html"), join(dir, "piped", "card.html")]);
 });
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -36,5 +39,15 @@ describe("resolveCompositionEntry", () => {
   ])("refuses a %s path with a UsageError", (name, message) => {
     const path = join(dir, name);
     expect(() => resolveCompositionEntry(path)).toThrow(new UsageError(`${path} ${message}`));
+  });
+
+  it.each([
+    ["a directory whose index.html", "piped", "piped/index.html"],
+    ["an entry file that", "piped/card.html", "piped/card.html"],
+  ])("refuses %s is a FIFO by the project-file rule, at once", (_, arg, shown) => {
+    const path = join(dir, arg);
+    expect(() => resolveCompositionEntry(path)).toThrow(
+      new UsageError(`[not-a-project-file] ${join(dir, shown)} is a FIFO (named pipe); only regular files inside the project are read`),
+    );
   });
 });

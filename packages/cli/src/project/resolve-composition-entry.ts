@@ -1,5 +1,7 @@
 import { statSync, type Stats } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { PROJECT_FILE_CODE } from "@compose/core";
+import { notRegularFile } from "@compose/renderer";
 import { UsageError } from "../usage-error.js";
 
 export interface CompositionEntry {
@@ -18,11 +20,19 @@ export function resolveCompositionEntry(pathArg: string): CompositionEntry {
   if (info === undefined) throw new UsageError(`${pathArg} does not exist; ${ALLOWED}`);
   if (info.isDirectory()) {
     const index = join(path, "index.html");
-    if (!statOrUndefined(index)?.isFile()) throw new UsageError(`${pathArg} is a directory without an index.html; ${ALLOWED}`);
+    const indexInfo = statOrUndefined(index);
+    if (indexInfo === undefined) throw new UsageError(`${pathArg} is a directory without an index.html; ${ALLOWED}`);
+    refuseIfNotRegular(join(pathArg, "index.html"), indexInfo);
     return { file: index, name: basename(path) };
   }
-  if (!info.isFile()) throw new UsageError(`${pathArg} is neither a file nor a directory; ${ALLOWED}`);
+  refuseIfNotRegular(pathArg, info);
   return { file: path, name: basename(path) === "index.html" ? basename(dirname(path)) : basename(path, extname(path)) };
+}
+
+/** A FIFO or device would block the read that follows: the project-file rule refuses it, in its words. */
+function refuseIfNotRegular(shown: string, info: Stats): void {
+  const refused = notRegularFile(info);
+  if (refused !== undefined) throw new UsageError(`[${PROJECT_FILE_CODE}] ${shown} ${refused}`);
 }
 
 function statOrUndefined(path: string): Stats | undefined {

@@ -3,6 +3,7 @@
  * a token, one slot and room for one waiting request. Each status seen is also checked against
  * the OpenAPI document, so the document cannot promise less than the server does.
  */
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,8 @@ beforeAll(async () => {
   await writeFile(join(outside, "project", "index.html"), "<!doctype html>");
   await symlink(join(outside, "project"), join(server.projectsDir, "escape"));
   await symlink(join(outside, "project", "index.html"), join(server.projectsDir, "link.html"));
+  await mkdir(join(server.projectsDir, "piped"));
+  execFileSync("mkfifo", [join(server.projectsDir, "piped", "index.html")]);
 });
 afterAll(async () => {
   expect(await server.close()).toEqual([]);
@@ -119,7 +122,8 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     ["a misspelt enum value", { composition: "tiny", quality: "hihg" }, 'quality must be one of draft, standard, high (got hihg); did you mean "high"?'],
     ["a misspelt composition path", { composition: "tinny" }, /^composition does not exist in the projects directory \(got tinny\); .*; did you mean "tiny"\?$/],
     ["a misspelt file in a directory", { composition: "moods/indx.html" }, /; did you mean "moods\/index.html"\?$/],
-  ] as const)("suggests the closest for %s", async (_, body, message) => {
+    ["an entry that is a FIFO", { composition: "piped" }, "composition piped/index.html is a FIFO (named pipe); only regular files inside the project are read (not-a-project-file; got piped)"],
+  ] as const)("names the cause of %s", async (_, body, message) => {
     const response = await call("POST", "/render", { body });
     expectStatus(response, 400, "POST", "/render");
     expect(response.json.error.message).toMatch(typeof message === "string" ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) : message);

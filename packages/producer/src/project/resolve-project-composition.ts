@@ -1,6 +1,7 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { closestMatch } from "@compose/core";
+import { closestMatch, PROJECT_FILE_CODE } from "@compose/core";
+import { notRegularFile } from "@compose/renderer";
 
 /** Why a requested path cannot be rendered; the message follows the field's name. */
 export class CompositionPathError extends Error {
@@ -57,10 +58,13 @@ export async function resolveProjectComposition(projectsRoot: string, requested:
   const info = await statOrUndefined(path);
   if (!info) throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`, await closestComposition(projectsRoot, requested));
   const entry = info.isDirectory() ? join(path, "index.html") : path;
-  if (info.isDirectory() && !(await statOrUndefined(entry))?.isFile()) {
-    throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
+  const entryInfo = info.isDirectory() ? await statOrUndefined(entry) : info;
+  if (entryInfo === undefined) throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
+  const refused = notRegularFile(entryInfo);
+  if (refused !== undefined) {
+    throw new CompositionPathError(`${relative(projectsRoot, entry)} ${refused} (${PROJECT_FILE_CODE}; got ${requested})`);
   }
-  if (!info.isDirectory() && !(info.isFile() && /^\.html?$/i.test(extname(path)))) {
+  if (!info.isDirectory() && !/^\.html?$/i.test(extname(path))) {
     throw new CompositionPathError(`is not an HTML file (got ${requested}); ${ALLOWED}`);
   }
 

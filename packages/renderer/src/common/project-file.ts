@@ -35,6 +35,15 @@ function kindOf(info: Stats): string | undefined {
   return "not a regular file";
 }
 
+/**
+ * Why a file of this kind is refused by the project-file rule (`is a FIFO (named pipe); only
+ * regular files …`), or undefined for a regular file.
+ */
+export function notRegularFile(info: Stats): string | undefined {
+  const kind = kindOf(info);
+  return kind === undefined ? undefined : `is ${kind}; ${ALLOWED}`;
+}
+
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
@@ -61,8 +70,8 @@ export async function checkProjectFile(root: string, path: string): Promise<Proj
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
     return { kind: "refused", reason: `cannot be read (${code ?? (error as Error).message})` };
   }
-  const kind = kindOf(info);
-  return kind === undefined ? { kind: "file", real } : { kind: "refused", reason: `is ${kind}; ${ALLOWED}` };
+  const refused = notRegularFile(info);
+  return refused === undefined ? { kind: "file", real } : { kind: "refused", reason: refused };
 }
 
 /** Why `path` is not a project file of `root` (a rule it breaks, or that it does not exist), or undefined when it is. */
@@ -92,8 +101,8 @@ export async function readProjectFile(root: string, path: string, options: { sho
   });
   try {
     const info = await handle.stat();
-    const kind = kindOf(info);
-    if (kind !== undefined) throw new ProjectFileError(`${shown} is ${kind}; ${ALLOWED}`);
+    const refused = notRegularFile(info);
+    if (refused !== undefined) throw new ProjectFileError(`${shown} ${refused}`);
     if (info.size > MAX_PROJECT_FILE_BYTES) {
       throw new ProjectFileError(`${shown} is ${Math.round(info.size / 1024 / 1024)} MiB; a project file read as text may be at most ${MAX_PROJECT_FILE_BYTES / 1024 / 1024} MiB`);
     }
