@@ -106,13 +106,15 @@ describe("RenderQueue", () => {
     await expect(none.queue.submit(none.job("b"))).rejects.toBeInstanceOf(QueueFullError);
   });
 
-  it("on shutdown refuses new jobs, drops the waiting ones and cancels running ones after the grace period", async () => {
+  it("on shutdown refuses new jobs, drops the waiting ones and cancels running ones once the grace's time to finish is over", async () => {
     const h = harness(1);
     await h.queue.submit(h.job("a"));
     await h.queue.submit(h.job("b"));
     const before = Date.now();
     await h.queue.shutdown(200);
-    expect(Date.now() - before).toBeGreaterThanOrEqual(190);
+    // The second half of a short grace is kept for the cancelled renders to unwind.
+    expect(Date.now() - before).toBeGreaterThanOrEqual(90);
+    expect(Date.now() - before).toBeLessThan(200);
     expect(h.events.get("b")!.at(-1)).toMatchObject({ type: "failed", code: "cancelled" });
     expect(h.events.get("a")!.at(-1)).toMatchObject({ type: "failed", code: "cancelled" });
     expect(h.started).toEqual(["a"]);

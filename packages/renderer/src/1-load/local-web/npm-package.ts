@@ -1,6 +1,6 @@
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { servesFile } from "../serve/project-server.js";
+import { readProjectFile } from "../../common/project-file.js";
 
 /** A package installed in a project's node_modules. */
 export interface InstalledPackage {
@@ -36,18 +36,24 @@ export function lookupDirs({ root, parents }: PackageLookup): string[] {
 export async function findPackage(lookup: PackageLookup, name: string): Promise<InstalledPackage | undefined> {
   if (!PACKAGE_NAME.test(name)) return undefined;
   for (const dir of lookupDirs(lookup)) {
-    const manifest = join(dir, "node_modules", name, "package.json");
-    const text = await readFile(manifest, "utf8").catch(() => undefined);
+    const packageDir = join(dir, "node_modules", name);
+    const text = await readPackageText(packageDir, "package.json");
     if (text === undefined) continue;
-    const version = (JSON.parse(text) as { version?: unknown }).version;
-    if (typeof version === "string") return { name, version, dir: await realpath(dirname(manifest)) };
+    const version = (JSON.parse(text.toString("utf8")) as { version?: unknown }).version;
+    if (typeof version === "string") return { name, version, dir: await realpath(packageDir) };
   }
   return undefined;
 }
 
-/** The bytes of `path` inside a package, when it names a regular file that really lies in it (as the project server would serve it). */
-export async function readPackageFile(pkg: InstalledPackage, path: string): Promise<Buffer | undefined> {
-  const urlPath = path.split("/").map(encodeURIComponent).join("/");
-  if (!(await servesFile(pkg.dir, urlPath))) return undefined;
-  return readFile(join(pkg.dir, ...path.split("/").filter(Boolean))).catch(() => undefined);
+/**
+ * The bytes of `path` inside a package, when it names a regular file that really lies in it (as
+ * the project server would serve it), read with the project-file rule's size cap and deadline.
+ */
+export function readPackageFile(pkg: InstalledPackage, path: string): Promise<Buffer | undefined> {
+  return readPackageText(pkg.dir, path);
+}
+
+/** A package's file under the project-file rule, the package's directory standing for the project; undefined when it is missing or refused. */
+async function readPackageText(packageDir: string, path: string): Promise<Buffer | undefined> {
+  return readProjectFile(packageDir, join(...path.split("/").filter(Boolean))).catch(() => undefined);
 }
