@@ -280,7 +280,7 @@ export class RedisRenderBackend implements RenderBackend {
     const job = new RenderJob(
       id,
       { composition: data.composition, file: "", output: join(this.options.outputsDir, data.outputName), options: data.options },
-      new Date(data.createdAt ?? bullJob.timestamp),
+      { createdAt: new Date(data.createdAt ?? bullJob.timestamp) },
     );
     const followed = this.follow(job, { own: false, announced: true });
     followed.added = true;
