@@ -21,7 +21,7 @@ describe("clientEvent", () => {
     expect(clientEvent("r1", progress, output)).toEqual({ ...progress, requestId: "r1" });
     expect(() => clientEvent("r1", { ...progress, eta: 3 } as RendererEvent, output)).toThrow("a progress event the event schema refuses: the event Unrecognized key: \"eta\"");
     const failed = { type: "failed" as const, code: "internal", message: "boom", problems: [] };
-    expect(() => clientEvent("r1", failed, output)).toThrow(/^a failed event the event schema refuses: code Invalid option/);
+    expect(() => clientEvent("r1", failed as RendererEvent, output)).toThrow(/^a failed event the event schema refuses: code Invalid option/);
   });
 });
 
