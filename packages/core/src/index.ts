@@ -5,6 +5,7 @@ export { parseStartExpression, type StartExpression } from "./timing/start-expre
 export {
   resolveTiming,
   compositionDuration,
+  DURATION_SOURCES,
   type DurationSource,
   type TimingInput,
   type ResolvedTiming,
@@ -101,3 +102,30 @@ export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { plural } from "./text/plural.js";
 export { closestMatch } from "./text/closest.js";
+
+export {
+  RENDER_ERROR_CODES,
+  RENDER_EVENT_TYPES,
+  HISTORY_PATHS,
+  renderErrorCodeSchema,
+  renderEventSchema,
+  renderStartedEventSchema,
+  renderProgressSchema,
+  renderProgressEventSchema,
+  renderWarningEventSchema,
+  frameStatsSchema,
+  renderFinishedEventSchema,
+  renderProblemSchema,
+  renderFailedEventSchema,
+  type RenderErrorCode,
+  type RenderEvent,
+  type RenderStartedEvent,
+  type RenderProgress,
+  type RenderProgressEvent,
+  type RenderWarningEvent,
+  type FrameStats,
+  type HistoryPath,
+  type RenderFinishedEvent,
+  type RenderProblem,
+  type RenderFailedEvent,
+} from "./events/render-events.js";

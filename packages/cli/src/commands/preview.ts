@@ -42,7 +42,8 @@ export function registerPreview(program: Command): void {
       const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
-      const { runtimeSource, render, planMedia, framesDirectory } = await import("@compose/renderer");
+      const { runtimeSource, planMedia, framesDirectory } = await import("@compose/renderer");
+      const { renderExecutor } = await import("@compose/producer/render-executor");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
       for (let i = 0; i < attempts && !server; i++) {
@@ -56,11 +57,10 @@ export function registerPreview(program: Command): void {
             host: HOST,
             port,
             runtimeSource,
-            render,
+            executeRender: renderExecutor(renderSettings),
             planMedia,
             framesDir: framesDirectory(),
             nameOf: (file) => resolveCompositionEntry(file).name,
-            renderSettings,
           });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;

@@ -1,37 +1,31 @@
 import { access, lstat, mkdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { outputExtension, validateRenderOptions } from "@compose/core";
-import type { RenderEvent, RenderRequest, RenderHooks, RenderFinishedEvent } from "@compose/renderer";
+import type { JobEvent, JobExecutor } from "@compose/producer";
+import { RenderJob } from "@compose/producer/render-job";
 import { optionsProblemLine } from "../render/render-flags.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 
 /** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
 const PAGE_FIELDS = ["format", "quality", "fps", "workers", "allowMissingAssets", "variables", "instances"] as const;
 
-export type RenderFunction = (request: RenderRequest, hooks: RenderHooks) => Promise<RenderFinishedEvent>;
-
-export interface RenderJob {
-  id: string;
+/** A render started from the page: the server's job model, with every event kept for a page that connects late. */
+export interface PreviewRender {
+  job: RenderJob;
   /** Every event so far, so a page that connects late sees the whole render. */
-  events: RenderEvent[];
-  /** URL path of the output on the preview server. */
-  outputUrl: string;
-  done: boolean;
+  events: JobEvent[];
   cancel(): void;
-  /** Calls `fn` for each event to come; returns the unsubscribe function. */
-  subscribe(fn: (event: RenderEvent) => void): () => void;
 }
 
 export interface RenderJobsOptions {
   /** The project directory, served at the preview's root: outputs go under its renders/ folder. */
   root: string;
-  render: RenderFunction;
-  /** Capture mode and timeouts from the environment, as compose render reads them. */
-  settings?: Partial<RenderRequest>;
+  /** Runs a job to its end: the server's executor around render(), with the settings compose render reads from the environment. */
+  execute: JobExecutor;
 }
 
 /** `busy`: another render is running, which this one would compete with for the machine. */
-export type StartResult = { ok: true; job: RenderJob } | { ok: false; problem: string; busy?: boolean };
+export type StartResult = { ok: true; render: PreviewRender } | { ok: false; problem: string; busy?: boolean };
 
 /** Folder under the project root that the preview's renders are written to (and the watcher ignores). */
 export const RENDERS_FOLDER = "renders";
@@ -58,7 +52,7 @@ async function freeOutput(folder: string, stem: string, extension: string, from:
 
 /** The renders started from the preview page: one at a time, each with its own id and event log. */
 export function createRenderJobs(options: RenderJobsOptions) {
-  const jobs = new Map<string, RenderJob>();
+  const renders = new Map<string, PreviewRender>();
   let counter = 0;
   /** The id of the render running or being set up; set before anything is awaited, so two requests never both start. */
   let active: string | undefined;
@@ -88,41 +82,29 @@ export function createRenderJobs(options: RenderJobsOptions) {
       active = undefined;
       return { ok: false, problem: (error as Error).message };
     }
-    const controller = new AbortController();
-    const listeners = new Set<(event: RenderEvent) => void>();
-    const job: RenderJob = {
+    const job = new RenderJob(
       id,
-      events: [],
-      outputUrl: `/${relative(options.root, output).split(sep).map(encodeURIComponent).join("/")}`,
-      done: false,
-      cancel: () => controller.abort(),
-      subscribe(fn) {
-        listeners.add(fn);
-        return () => listeners.delete(fn);
-      },
-    };
-    const emit = (event: RenderEvent) => {
-      job.events.push(event);
-      if (event.type === "finished" || event.type === "failed") {
-        job.done = true;
-        if (active === id) active = undefined;
-      }
-      for (const listener of listeners) listener(event);
-    };
-    jobs.set(id, job);
-    const request = { ...options.settings, composition: entry.file, output, options: renderOptions, instances: instances as Record<string, Record<string, unknown>> | undefined };
-    options.render(request, { onEvent: emit, signal: controller.signal }).catch((error: Error) => {
-      // render() reports its own failures as a failed event; this is for anything else.
-      if (!job.done) emit({ type: "failed", code: "internal", message: error.message, problems: [{ code: "internal", message: error.message }] });
+      { composition: relative(options.root, entry.file), file: entry.file, output, options: renderOptions, instances },
+      { outputUrl: `/${relative(options.root, output).split(sep).map(encodeURIComponent).join("/")}` },
+    );
+    const controller = new AbortController();
+    const render: PreviewRender = { job, events: [], cancel: () => controller.abort() };
+    job.subscribe((event) => {
+      render.events.push(event);
+      if (job.terminal && active === id) active = undefined;
     });
-    return { ok: true, job };
+    renders.set(id, render);
+    // The preview runs one render at a time, so a render never waits: it runs at once.
+    job.start();
+    void options.execute(job, controller.signal);
+    return { ok: true, render };
   }
 
   return {
     start,
-    get: (id: string) => jobs.get(id),
+    get: (id: string) => renders.get(id),
     cancelAll() {
-      for (const job of jobs.values()) if (!job.done) job.cancel();
+      for (const render of renders.values()) if (!render.job.terminal) render.cancel();
     },
   };
 }

@@ -5,12 +5,14 @@ import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import sirv from "sirv";
 import { FRAME_RATES } from "@compose/core";
+import type { JobExecutor } from "@compose/producer";
+import { openEventStream } from "@compose/producer/sse";
 import { servesFile, type MediaPlanRequest } from "@compose/renderer";
 import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "./list-compositions.js";
 import { readProjectState } from "./project-state.js";
-import { createRenderJobs, type RenderFunction, type RenderJob } from "./render-jobs.js";
+import { createRenderJobs, type PreviewRender } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
 /** The preview page's own files: its HTML and CSS as written, its script as bundled from the page's modules. */
@@ -45,16 +47,14 @@ export interface PreviewServerOptions {
   port: number;
   /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
   runtimeSource: (config: PreviewConfig) => string;
-  /** The renderer's render(), for the page's Render button. */
-  render: RenderFunction;
+  /** Runs the page's renders: the server's executor around the renderer's render(). */
+  executeRender: JobExecutor;
   /** Names a composition file for output files, as compose render does. */
   nameOf: (file: string) => string;
   /** The renderer's planMedia(): video frames extracted as render extracts them, for the page to show. */
   planMedia: (request: MediaPlanRequest) => Promise<unknown[]>;
   /** Where planMedia() puts extracted frames, served under /__compose/frames/. */
   framesDir: string;
-  /** Capture settings from the environment, as compose render reads them. */
-  renderSettings?: { captureMode?: "beginframe" | "screenshot"; readyTimeoutMs?: number };
 }
 
 export interface PreviewServer {
@@ -103,21 +103,16 @@ function postAllowed(request: IncomingMessage): boolean {
   return type === "application/json" && (origin === undefined || origin === `http://${request.headers.host}`);
 }
 
-/** Streams a render's events as server-sent events, from its first, until it finishes or fails. */
-function streamRender(request: IncomingMessage, response: ServerResponse, job: RenderJob): void {
-  response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
-  const write = (event: unknown) => response.write(`data: ${JSON.stringify(event)}\n\n`);
-  write({ type: "output", url: job.outputUrl });
-  for (const event of job.events) write(event);
-  if (job.done) return void response.end();
+/** Streams a render's events as the server streams them, from its first, until it finishes or fails. */
+function streamRender(response: ServerResponse, { job, events }: PreviewRender): void {
+  const stream = openEventStream(response);
+  for (const event of events) stream.send(event);
+  if (job.terminal) return stream.end();
   const unsubscribe = job.subscribe((event) => {
-    write(event);
-    if (job.done) {
-      unsubscribe();
-      response.end();
-    }
+    stream.send(event);
+    if (job.terminal) stream.end();
   });
-  request.on("close", unsubscribe);
+  stream.onClose(unsubscribe);
 }
 
 export interface PreviewConfig {
@@ -170,7 +165,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const clients = new Set<ServerResponse>();
   await mkdir(options.framesDir, { recursive: true });
   const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
-  const renders = createRenderJobs({ root, render: options.render, settings: options.renderSettings });
+  const renders = createRenderJobs({ root, execute: options.executeRender });
 
   const state = async (file: string) => ({
     ...(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
@@ -234,13 +229,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
       const started = await renders.start(isPlainObject(body.value) ? fields : body.value, { file, name: options.nameOf(file) });
       if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: started.problem });
-      return sendJson(response, 202, { id: started.job.id, output: started.job.outputUrl });
+      return sendJson(response, 202, { id: started.render.job.id, output: started.render.job.outputUrl });
     }
     const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
-    const job = cancel && renders.get(cancel[1]!);
-    if (!job) return sendJson(response, 404, { error: `no render at ${PREVIEW_PREFIX}${name}` });
-    job.cancel();
-    return sendJson(response, 202, { id: job.id });
+    const render = cancel && renders.get(cancel[1]!);
+    if (!render) return sendJson(response, 404, { error: `no render at ${PREVIEW_PREFIX}${name}` });
+    render.cancel();
+    return sendJson(response, 202, { id: render.job.id });
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -273,8 +268,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       if (name === "events") return events(request, response);
       const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
       if (renderEvents) {
-        const job = renders.get(renderEvents[1]!);
-        return job ? streamRender(request, response, job) : notFound(response);
+        const render = renders.get(renderEvents[1]!);
+        return render ? streamRender(response, render) : notFound(response);
       }
       if (name === "runtime.js") {
         return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));

@@ -130,7 +130,8 @@ function cycleError(members: number[], id: (index: number) => string): TimingErr
 }
 
 /** Where a composition's duration came from, in the order the rule tries them. */
-export type DurationSource = "data-duration" | "clips" | "timelines";
+export const DURATION_SOURCES = ["data-duration", "clips", "timelines"] as const;
+export type DurationSource = (typeof DURATION_SOURCES)[number];
 
 /**
  * The duration rule: the declared data-duration; else the end of the timed element (clip, media,

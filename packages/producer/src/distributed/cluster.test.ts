@@ -25,6 +25,7 @@ import {
   type WorkerProcess,
 } from "../../test/support/cluster.js";
 import { eventually, openStream, request, type EventStreamClient } from "../../test/support/http.js";
+import { eventProblems } from "../../test/support/openapi.js";
 import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
 
 const REDIS_SERVER = findRedisServer();
@@ -191,6 +192,8 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
       const names = events.map((event) => event.event);
       expect(names[0]).toBe("running");
       expect(names.at(-1), JSON.stringify(events)).toBe("finished");
+      // Relayed from the workers through Redis, each event is still one the OpenAPI document allows.
+      for (const { event, data } of events) expect(eventProblems(data), event).toEqual([]);
       // The whole render's start, as the first chunk's renderer told it.
       expect(names.filter((name) => name === "started")).toHaveLength(1);
       expect(events.find((event) => event.event === "started")!.data).toMatchObject({ composition: "moving", totalFrames: 30, durationSeconds: 1, width: WIDTH, height: HEIGHT });

@@ -3,7 +3,7 @@
  * their progress and results carry, and how a failure's code travels in BullMQ's failedReason.
  */
 import { join } from "node:path";
-import { outputExtension, type OutputFormat, type RenderOptions } from "@compose/core";
+import { outputExtension, renderErrorCodeSchema, type OutputFormat, type RenderErrorCode, type RenderOptions } from "@compose/core";
 import { audioFileName, type FrameRange, type RenderProgressEvent, type RenderStartedEvent, type RenderWarningEvent } from "@compose/renderer";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
@@ -157,17 +157,19 @@ export function checkPayloadSize(data: unknown): void {
 }
 
 /** A failure's code and message in one line, as BullMQ keeps a job's failedReason. */
-export function encodeFailure(code: string, message: string): string {
+export function encodeFailure(code: RenderErrorCode, message: string): string {
   return `${code}: ${message}`;
 }
 
 /** BullMQ's own reason when a job's workers died more often than allowed. */
 const STALLED = /stalled more than allowable limit/i;
 
-export function decodeFailure(reason: string | undefined): { code: string; message: string } {
+/** A failure's code and message from its failedReason; a code outside the schema's is no failure code, so the reason is told whole. */
+export function decodeFailure(reason: string | undefined): { code: RenderErrorCode; message: string } {
   const text = reason ?? "";
   const coded = /^([a-z][a-z0-9-]*): ([\s\S]*)$/.exec(text);
-  if (coded) return { code: coded[1]!, message: coded[2]! };
+  const code = renderErrorCodeSchema.safeParse(coded?.[1]);
+  if (coded && code.success) return { code: code.data, message: coded[2]! };
   if (STALLED.test(text)) return { code: "worker-lost", message: "the workers running this render stopped responding too many times" };
   return { code: "internal-error", message: text || "the render failed in a worker" };
 }

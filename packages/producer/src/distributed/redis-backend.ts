@@ -280,7 +280,7 @@ export class RedisRenderBackend implements RenderBackend {
     const job = new RenderJob(
       id,
       { composition: data.composition, file: "", output: join(this.options.outputsDir, data.outputName), options: data.options },
-      new Date(data.createdAt ?? bullJob.timestamp),
+      { createdAt: new Date(data.createdAt ?? bullJob.timestamp) },
     );
     const followed = this.follow(job, { own: false, announced: true });
     followed.added = true;
@@ -321,14 +321,24 @@ export class RedisRenderBackend implements RenderBackend {
       if (data.frame <= followed.frames) return;
       followed.frames = data.frame;
     }
-    followed.job.record(data);
+    // An event the schema refuses (a worker of another version) is not passed on; the render goes on.
+    try {
+      followed.job.record(data);
+    } catch (error) {
+      this.logError(`render ${id}: ${(error as Error).message}`);
+    }
   }
 
   private onCompleted(id: string, finished: RenderFinishedEvent): void {
     const followed = this.live(id);
     if (!followed) return;
     this.ensureStarted(followed);
-    followed.job.record(finished);
+    // A result the schema refuses still ends the request, as the failure it is.
+    try {
+      followed.job.record(finished);
+    } catch (error) {
+      followed.job.fail("internal-error", (error as Error).message);
+    }
     this.retire(id);
   }
 

@@ -1,6 +1,7 @@
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
+import type { RenderErrorCode } from "@compose/core";
 import { removeOrphanedStaging, RenderError, type RenderFinishedEvent } from "@compose/renderer";
 import { CONCURRENCY_LIMITS } from "../config/server-config.js";
 import { graceWindows } from "../lifetime/shutdown-grace.js";
@@ -82,7 +83,7 @@ class Activities {
 }
 
 /** A failure as BullMQ keeps it: `code: message`. */
-function failureOf(error: unknown, activity: Activity): { code: string; message: string } {
+function failureOf(error: unknown, activity: Activity): { code: RenderErrorCode; message: string } {
   if (activity.reason === "cancelled") return { code: "cancelled", message: "render cancelled" };
   if (error instanceof TaskFailure || error instanceof UnrecoverableError) return decodeFailure(error.message);
   if (error instanceof RenderError) return { code: error.code, message: error.message };

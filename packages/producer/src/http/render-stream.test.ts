@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, openStream, request, type EventStreamClient } from "../../test/support/http.js";
-import { missingEventFields } from "../../test/support/openapi.js";
+import { eventProblems, schemaProblems } from "../../test/support/openapi.js";
 import { startServer, type TestServer } from "../../test/support/serve.js";
 
 let server: TestServer | undefined;
@@ -49,7 +49,8 @@ describe("one slot, three streams", () => {
       expect(events[events.length - 1], JSON.stringify(events[events.length - 1])).toMatchObject({ event: "finished" });
       for (const { event, data } of events) {
         expect(data.type).toBe(event);
-        expect(missingEventFields(data), event).toEqual([]);
+        // Every event a real render sends is one the published document allows, field by field.
+        expect(eventProblems(data), event).toEqual([]);
       }
     }
     // The third moved up when the first finished.
@@ -82,7 +83,9 @@ describe("one slot, three streams", () => {
     expect(progress[progress.length - 1]).toMatchObject({ stage: "capture", frame: 15, totalFrames: 15, percent: 100 });
 
     const video = await probe(`${server.outputsDir}/${finished.requestId}.mp4`);
-    expect((await request(`${server.url}/render/${finished.requestId}`)).json.output).toEqual({
+    const status = (await request(`${server.url}/render/${finished.requestId}`)).json;
+    expect(schemaProblems("RenderStatus", status)).toEqual([]);
+    expect(status.output).toEqual({
       url: finished.output,
       format: "mp4",
       size: finished.sizeBytes,
@@ -112,6 +115,7 @@ describe("a client that disconnects", () => {
 
     const status = (await request(`${server.url}/render/${running.requestId}`)).json;
     expect(status).toMatchObject({ state: "cancelled", error: { code: "cancelled" }, output: null });
+    expect(schemaProblems("RenderStatus", status)).toEqual([]);
     expect(existsSync(`${server.outputsDir}/${running.requestId}.mp4`)).toBe(false);
     // Only the completed output: no staging directory of the cancelled render is left behind.
     expect(await readdir(server.outputsDir)).toEqual([`${events[0]!.data.requestId}.mp4`]);
@@ -147,6 +151,10 @@ describe("a render that fails", () => {
     expect(events.map((e) => e.event)).toEqual(["running", "failed"]);
     expect(events[1]!.data).toMatchObject({ type: "failed", code: "invalid-composition" });
     expect(events[1]!.data.message).toMatch(/even width/);
+    for (const { data } of events) expect(eventProblems(data), data.type).toEqual([]);
+    const status = (await request(`${server.url}/render/${events[1]!.data.requestId}`)).json;
+    expect(status).toMatchObject({ state: "failed", error: { code: "invalid-composition" } });
+    expect(schemaProblems("RenderStatus", status)).toEqual([]);
   });
 });
 
@@ -161,6 +169,7 @@ describe("what the stream says of refused variable values", () => {
     expect(warnings).toHaveLength(11);
     expect(warnings.slice(0, 10).every((warning) => warning.code === "undeclared" && /^"key\d+" is not a declared variable/.test(warning.message))).toBe(true);
     expect(warnings[10]).toMatchObject({ type: "warning", code: "undeclared", message: "and 14,990 more undeclared keys", more: 14_990 });
+    for (const warning of warnings) expect(eventProblems(warning)).toEqual([]);
   });
 
   it("says a render stopped by strictVariables stopped, and uses no default", async () => {

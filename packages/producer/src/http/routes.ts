@@ -80,7 +80,8 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
       unsubscribe();
       throw error;
     }
-    const stream = openEventStream(reply, { location: renderUrls.status(job.id) });
+    reply.hijack();
+    const stream = openEventStream(reply.raw, { location: renderUrls.status(job.id) });
     deliver = (event) => {
       stream.send(event);
       if (isFinalEvent(event)) stream.end();

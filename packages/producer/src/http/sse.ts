@@ -1,4 +1,4 @@
-import type { FastifyReply } from "fastify";
+import type { ServerResponse } from "node:http";
 
 /** Comment lines at this interval keep idle proxies from closing a stream that waits in the queue. */
 const HEARTBEAT_MS = 15_000;
@@ -11,10 +11,11 @@ export interface EventStream {
   onClose(fn: () => void): void;
 }
 
-/** Takes the response over from Fastify and opens a text/event-stream on it. */
-export function openEventStream(reply: FastifyReply, headers: Record<string, string> = {}): EventStream {
-  reply.hijack();
-  const response = reply.raw;
+/**
+ * Opens a text/event-stream on a response no one has written to: the server's (taken over from
+ * Fastify) and the preview's.
+ */
+export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}): EventStream {
   response.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-transform",

@@ -1,49 +1,10 @@
-import type { OutputFormat, RenderOptions } from "@compose/core";
-import type { RenderEvent, RenderFailedEvent, RenderFinishedEvent, RenderProgressEvent } from "@compose/renderer";
+import type { RenderErrorCode, RenderOptions, RenderProblem } from "@compose/core";
+import type { RenderEvent as RendererEvent } from "@compose/renderer";
+import { renderUrls } from "../http/urls.js";
 import { clientEvent, type ClientRenderEvent, type JobEvent } from "./job-events.js";
+import type { RenderState, RenderStatus } from "./render-status.js";
 
-export type RenderState = "queued" | "running" | "completed" | "failed" | "cancelled";
-
-export interface RenderProgress {
-  stage: "capture" | "assemble";
-  frame: number;
-  totalFrames: number;
-  percent: number;
-}
-
-export interface RenderOutput {
-  /** Where to download it, relative to the server's base URL. */
-  url: string;
-  format: OutputFormat;
-  /** Bytes; for png-sequence, all files together. */
-  size: number;
-  /** Seconds. */
-  duration: number;
-  width: number;
-  height: number;
-  frames: number;
-}
-
-export interface RenderFailure {
-  code: string;
-  message: string;
-}
-
-/** GET /render/:id. Absent facts are null rather than missing, so clients need not guess. */
-export interface RenderStatus {
-  requestId: string;
-  state: RenderState;
-  composition: string;
-  format: OutputFormat;
-  /** Place in the queue while queued (1 runs next). */
-  position: number | null;
-  progress: RenderProgress | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  output: RenderOutput | null;
-  error: RenderFailure | null;
-}
+export type { RenderState, RenderStatus } from "./render-status.js";
 
 export interface RenderJobSpec {
   /** The composition as the client named it, relative to the projects directory. */
@@ -53,6 +14,8 @@ export interface RenderJobSpec {
   /** Where the render writes: a file, or a directory for png-sequence. */
   output: string;
   options: RenderOptions;
+  /** Values for sub-composition hosts by data-composition-id, in place of their data-variable-values: the preview's. */
+  instances?: Record<string, Record<string, unknown>>;
 }
 
 type Listener = (event: JobEvent) => void;
@@ -65,12 +28,16 @@ type Listener = (event: JobEvent) => void;
 export class RenderJob {
   private state: RenderState = "queued";
   private position: number | null = null;
-  private progress: ClientRenderEvent<RenderProgressEvent> | null = null;
-  private finished: ClientRenderEvent<RenderFinishedEvent> | null = null;
-  private failure: ClientRenderEvent<RenderFailedEvent> | null = null;
+  private progress: ClientRenderEvent<"progress"> | null = null;
+  private finished: ClientRenderEvent<"finished"> | null = null;
+  private failure: ClientRenderEvent<"failed"> | null = null;
   private startedAt: Date | null = null;
   private finishedAt: Date | null = null;
   private readonly listeners = new Set<Listener>();
+
+  private readonly createdAt: Date;
+  /** Where clients download the output: the server's /render/{id}/output, or the preview's own URL of the file. */
+  readonly outputUrl: string;
 
   /**
    * `id` is chosen before the job exists because the output path is named after it. `createdAt`
@@ -79,8 +46,11 @@ export class RenderJob {
   constructor(
     readonly id: string,
     readonly spec: RenderJobSpec,
-    private readonly createdAt = new Date(),
-  ) {}
+    options: { createdAt?: Date; outputUrl?: string } = {},
+  ) {
+    this.createdAt = options.createdAt ?? new Date();
+    this.outputUrl = options.outputUrl ?? renderUrls.output(id);
+  }
 
   get terminal(): boolean {
     return this.state === "completed" || this.state === "failed" || this.state === "cancelled";
@@ -107,8 +77,8 @@ export class RenderJob {
   }
 
   /** One of the renderer's events, passed on to the listeners as clientEvent() makes it. */
-  record(event: RenderEvent): void {
-    const sent = clientEvent(this.id, event, this.spec.output);
+  record(event: RendererEvent): void {
+    const sent = clientEvent(this.id, event, { path: this.spec.output, url: this.outputUrl });
     switch (sent.type) {
       case "finished":
         this.finished = sent;
@@ -123,7 +93,7 @@ export class RenderJob {
   }
 
   /** A failure, or with code `cancelled` a cancellation (before or during the render), told as the renderer tells its own. */
-  fail(code: string, message: string, problems: Array<{ code: string; message: string }> = [{ code, message }]): void {
+  fail(code: RenderErrorCode, message: string, problems: RenderProblem[] = [{ code, message }]): void {
     this.record({ type: "failed", code, message, problems });
   }
 

@@ -6,12 +6,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
-import { renderOptionsSchema } from "@compose/core";
+import { RENDER_ERROR_CODES, renderFailedEventSchema, renderOptionsSchema, type RenderFailedEvent } from "@compose/core";
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerRoutes } from "../http/routes.js";
 import { RenderQueue } from "../queue/render-queue.js";
 import { createProducer, type Producer } from "../server.js";
 import { request } from "../../test/support/http.js";
+import { eventProblems } from "../../test/support/openapi.js";
+import { jobEventSchema } from "../jobs/job-events.js";
 import { openApiDocument } from "./openapi-document.js";
 
 type Document = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, any> } };
@@ -110,5 +113,38 @@ describe("the render request schema", () => {
   it("names every schema it refers to", () => {
     const refs = JSON.stringify(document).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const ref of new Set(refs)) expect(Object.keys(document.components.schemas), ref).toContain(ref.split("/").pop());
+  });
+});
+
+describe("the events and the status resource", () => {
+  it("are the schemas the server checks them with, converted, with the error codes as the failed event's code", () => {
+    const { schemas } = document.components;
+    for (const schema of jobEventSchema.options) {
+      const type = schema.shape.type.value;
+      const name = `${type[0]!.toUpperCase()}${type.slice(1)}Event`;
+      const { description: _, ...published } = schemas[name];
+      const { $schema: __, description: ___, ...converted } = z.toJSONSchema(schema) as Record<string, unknown>;
+      expect(published, name).toEqual(converted);
+    }
+    expect(schemas.FailedEvent.properties.code.enum).toEqual([...RENDER_ERROR_CODES]);
+    expect(schemas.RenderStatus.properties.error.anyOf[0].properties.code.enum).toEqual([...RENDER_ERROR_CODES]);
+    expect(schemas.RenderStatus.properties.progress.anyOf[0]).toEqual({ $ref: "#/components/schemas/RenderProgress" });
+    expect(Object.keys(schemas.RenderProgress.properties)).toEqual(["stage", "frame", "totalFrames", "percent"]);
+  });
+
+  it("refuse a failed event whose code is not an error code, in the document, the schema and the type", () => {
+    const failed = { type: "failed", requestId: "r", code: "internal", message: "boom", problems: [{ code: "internal", message: "boom" }] } as const;
+    expect(eventProblems(failed)).toEqual([expect.stringMatching(/^\/code must be equal to one of the allowed values/)]);
+    expect(eventProblems({ ...failed, code: "internal-error" })).toEqual([]);
+    expect(renderFailedEventSchema.safeParse(failed).success).toBe(false);
+    // @ts-expect-error: `internal` is not an error code
+    const typed: RenderFailedEvent = { type: "failed", code: "internal", message: "boom", problems: [] };
+    expect(typed.code).toBe("internal");
+  });
+
+  it("refuse a field the schema does not name, so nothing undocumented is sent", () => {
+    const progress = { type: "progress", requestId: "r", stage: "capture", frame: 1, totalFrames: 2, percent: 50, framesPerSecond: 10 };
+    expect(eventProblems(progress)).toEqual([]);
+    expect(eventProblems({ ...progress, eta: 3 })).toEqual([expect.stringMatching(/must NOT have additional properties/)]);
   });
 });

@@ -1,5 +1,7 @@
-import { FRAME_RATES, OUTPUT_FORMATS, QUALITY_NAMES, renderOptionsSchema } from "@compose/core";
+import { renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
+import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
+import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js";
 
 /** The render options as JSON Schema, from the one zod schema the CLI and the server validate with. */
 function renderRequestSchema(): object {
@@ -61,117 +63,42 @@ const rangeHeader = {
   description: "One byte range (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`); several ranges are ignored and the whole file is sent.",
 };
 
-const requestId = { type: "string" };
-const downloadUrl = {
-  type: "string",
-  description: "Where to download the output, relative to the server: /render/{id}/output. The renderer names a path on the machine that rendered; the server gives the URL instead.",
-};
-const outputFormat = { type: "string", enum: [...OUTPUT_FORMATS] };
+/**
+ * What each event of the stream is for, by its name in the document. The events themselves are
+ * the zod schemas the server checks each one with before sending it (jobs/job-events.ts, from
+ * core's render events), here converted, never written again.
+ */
+const EVENTS = {
+  QueuedEvent: [queuedEventSchema, "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next."],
+  RunningEvent: [runningEventSchema, "The request has a slot (it left the queue, or never waited); the renderer's `started` follows once the composition is loaded."],
+  StartedEvent: [
+    clientRenderEventSchemas.started,
+    "The renderer has loaded the composition and begins to capture. In a chunked render, sent when the first chunk starts, with the whole render's `totalFrames` and `durationSeconds`.",
+  ],
+  ProgressEvent: [
+    clientRenderEventSchemas.progress,
+    "At most every 100 ms while capturing (`stage: capture`, frames summed over the chunks of a chunked render), and when the output is assembled.",
+  ],
+  WarningEvent: [
+    clientRenderEventSchemas.warning,
+    "A problem the render works around, such as an undeclared variable without strictVariables. Of each code the first ten are sent; the others are counted in one last warning of that code.",
+  ],
+  FinishedEvent: [clientRenderEventSchemas.finished, "The last event of a successful render. Time waiting in the queue is not in `elapsedMs`."],
+  FailedEvent: [clientRenderEventSchemas.failed, "The last event of a failed or cancelled render. `code` is one of the error codes; `cancelled` when the client, the server or a worker stopped it."],
+} satisfies Record<string, [z.ZodType, string]>;
 
-/** An event of the stream: every field required, as each is always sent. */
-function event(type: string, description: string, properties: Record<string, object>) {
-  const all = { type: { const: type }, requestId, ...properties };
-  return { type: "object", description, required: Object.keys(all), properties: all };
-}
-
-/** An event schema with fields sent only at times: not required. */
-function withOptional(schema: ReturnType<typeof event>, properties: Record<string, object>) {
-  return { ...schema, properties: { ...schema.properties, ...properties } };
-}
-
-const eventSchemas = {
-  QueuedEvent: event("queued", "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next.", {
-    position: { type: "integer", minimum: 1 },
-  }),
-  RunningEvent: event("running", "The request has a slot (it left the queue, or never waited); the renderer's `started` follows once the composition is loaded.", {}),
-  StartedEvent: event("started", "The renderer has loaded the composition and begins to capture. In a chunked render, sent when the first chunk starts, with the whole render's `totalFrames` and `durationSeconds`.", {
-    composition: { type: "string", description: "The composition's id (`data-composition-id`)." },
-    output: downloadUrl,
-    format: outputFormat,
-    fps: { type: "integer", enum: [...FRAME_RATES] },
-    quality: { type: "string", enum: [...QUALITY_NAMES] },
-    width: { type: "integer" },
-    height: { type: "integer" },
-    durationSeconds: { type: "number" },
-    durationSource: { type: "string", enum: ["data-duration", "clips", "timelines"], description: "Which part of the duration rule gave the duration." },
-    totalFrames: { type: "integer" },
-    workers: { type: "integer", description: "Browsers capturing in parallel (in a chunked render, for each chunk)." },
-    captureMode: { type: "string", enum: ["beginframe", "screenshot"] },
-  }),
-  ProgressEvent: event("progress", "At most every 100 ms while capturing (`stage: capture`, frames summed over the chunks of a chunked render), and when the output is assembled.", {
-    ...progressProperties(),
-    framesPerSecond: { type: "number", description: "Frames captured per second since capture began." },
-  }),
-  WarningEvent: withOptional(
-    event("warning", "A problem the render works around, such as an undeclared variable without strictVariables. Of each code the first ten are sent; the others are counted in one last warning of that code.", {
-      code: { type: "string" },
-      message: { type: "string" },
-    }),
-    { more: { type: "integer", minimum: 1, description: "On the warning that counts the others of its code: how many were not sent (`and 14,990 more undeclared keys`)." } },
-  ),
-  FinishedEvent: event("finished", "The last event of a successful render.", {
-    output: downloadUrl,
-    format: outputFormat,
-    durationSeconds: { type: "number" },
-    width: { type: "integer" },
-    height: { type: "integer" },
-    frames: { type: "integer" },
-    sizeBytes: { type: "integer", description: "For png-sequence, all files together." },
-    captureMs: { type: "number", description: "Time spent seeking and capturing (encoding runs alongside)." },
-    elapsedMs: { type: "number", description: "Time from the start of the render to the committed output; time waiting in the queue is not counted." },
-    stats: {
-      type: "object",
-      description: "Where capture time went, summed over the browsers (and chunks).",
-      required: ["frames", "reused", "seekMs", "captureMs", "replayedFrames", "replayMs"],
-      properties: {
-        frames: { type: "integer" },
-        reused: { type: "integer", description: "Frames whose image was reused because the seek changed nothing." },
-        seekMs: { type: "number" },
-        captureMs: { type: "number" },
-        replayedFrames: { type: "integer", description: "Frames played without capture to give a page that starts after frame 0 its history." },
-        replayMs: { type: "number" },
-      },
-    },
-    history: {
-      type: "string",
-      enum: ["replay", "skip"],
-      description:
-        "How workers and chunks that start after frame 0 got there: `replay` when the composition builds its state frame by frame (they played every frame before their first), `skip` when its state is a function of time.",
-    },
-  }),
-  FailedEvent: event(
-    "failed",
-    "The last event of a failed or cancelled render. `code` is the renderer's (`invalid-composition`, `invalid-variables`, `not-ready`, `page-error`, `page-hung`, `page-crashed`, `left-composition`, `limit-exceeded`, `encode-failed`, `internal-error`, ...) or `cancelled`.",
-    {
-      code: { type: "string" },
-      message: { type: "string" },
-      problems: {
-        type: "array",
-        description: "What went wrong, in the order it did, each with its code: the cause first (a script that failed to load), then what may follow from it (a page error). One entry when the failure has a single cause.",
-        items: { type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } },
-      },
-    },
-  ),
-};
-
-function progressProperties() {
-  return {
-    stage: { type: "string", enum: ["capture", "assemble"] },
-    frame: { type: "integer", description: "Frames captured so far." },
-    totalFrames: { type: "integer" },
-    percent: { type: "number", minimum: 0, maximum: 100 },
-  };
-}
-
-function outputFacts() {
-  return {
-    format: outputFormat,
-    size: { type: "integer", description: "Bytes; for png-sequence, all files together." },
-    duration: { type: "number", description: "Seconds." },
-    width: { type: "integer" },
-    height: { type: "integer" },
-    frames: { type: "integer" },
-  };
+/**
+ * The stream's events and the status resource as JSON Schema, from their zod schemas: each
+ * under its name, referring to the others (RenderProgress, RenderOutput) by $ref.
+ */
+function generatedSchemas(): Record<string, object> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, [schema, description]] of Object.entries(EVENTS)) registry.add(schema.describe(description), { id });
+  registry.add(renderProgressSchema, { id: "RenderProgress" });
+  registry.add(renderOutputSchema, { id: "RenderOutput" });
+  registry.add(renderStatusSchema, { id: "RenderStatus" });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => ref(id).$ref });
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]));
 }
 
 const nullable = (schema: object) => ({ oneOf: [schema, { type: "null" }] });
@@ -196,29 +123,6 @@ const schemas = {
       state: { type: "string", enum: ["queued", "running"] },
       position: nullable({ type: "integer", minimum: 1 }),
       statusUrl: { type: "string", description: "/render/{id}, also in the Location header." },
-    },
-  },
-  RenderProgress: { type: "object", required: ["stage", "frame", "totalFrames", "percent"], properties: progressProperties() },
-  RenderOutput: {
-    type: "object",
-    required: ["url", ...Object.keys(outputFacts())],
-    properties: { url: { type: "string", description: "Where to download it, relative to the server: /render/{id}/output." }, ...outputFacts() },
-  },
-  RenderStatus: {
-    type: "object",
-    required: ["requestId", "state", "composition", "format", "position", "progress", "createdAt", "startedAt", "finishedAt", "output", "error"],
-    properties: {
-      requestId: { type: "string" },
-      state: { type: "string", enum: ["queued", "running", "completed", "failed", "cancelled"] },
-      composition: { type: "string", description: "As the request named it." },
-      format: { type: "string", enum: ["mp4", "mov", "webm", "png-sequence"] },
-      position: nullable({ type: "integer", minimum: 1, description: "Place in the queue while queued." }),
-      progress: nullable(ref("RenderProgress")),
-      createdAt: { type: "string", format: "date-time" },
-      startedAt: nullable({ type: "string", format: "date-time" }),
-      finishedAt: nullable({ type: "string", format: "date-time" }),
-      output: nullable(ref("RenderOutput")),
-      error: nullable({ type: "object", required: ["code", "message"], properties: { code: { type: "string" }, message: { type: "string" } } }),
     },
   },
   SequenceListing: {
@@ -252,7 +156,7 @@ const schemas = {
       },
     },
   },
-  ...eventSchemas,
+  ...generatedSchemas(),
 };
 
 const renderBody = { required: true, content: json(ref("RenderRequest")) };
@@ -304,7 +208,7 @@ export function openApiDocument(): object {
               headers: { Location: { schema: { type: "string" }, description: "/render/{id}" } },
               content: {
                 "text/event-stream": {
-                  schema: { oneOf: Object.keys(eventSchemas).map(ref) },
+                  schema: { oneOf: Object.keys(EVENTS).map(ref) },
                 },
               },
             },

@@ -1,7 +1,7 @@
 // The render panel: render() on the preview server with the page's values, its events streamed
 // back; and the matching `compose render` command to copy.
 import { plural } from "@compose/core";
-import type { RenderEvent } from "@compose/renderer";
+import type { JobEvent } from "@compose/producer";
 import { app, RENDER_DEFAULT_FPS } from "./app-state.js";
 import { $, $input, $select, element, errorText } from "./dom.js";
 import { chosenComposition } from "./project.js";
@@ -10,10 +10,9 @@ import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
 
 type PanelState = "running" | "refused" | "finished" | "failed" | "cancelled";
 
-const render: { id: string | undefined; events: EventSource | undefined; output: string | undefined; state: PanelState | undefined } = {
+const render: { id: string | undefined; events: EventSource | undefined; state: PanelState | undefined } = {
   id: undefined,
   events: undefined,
-  output: undefined,
   state: undefined,
 };
 
@@ -78,48 +77,48 @@ async function startRender(): Promise<void> {
   render.id = answer.id;
   const events = new EventSource(`/__compose/renders/${answer.id}/events`);
   render.events = events;
-  events.addEventListener("message", (message: MessageEvent<string>) => showRenderEvent(JSON.parse(message.data) as RenderEvent | { type: "output"; url: string }));
-}
-
-function showRenderEvent(event: RenderEvent | { type: "output"; url: string }): void {
-  const progress = $<HTMLProgressElement>("render-progress");
-  switch (event.type) {
-    case "output":
-      render.output = event.url;
-      break;
-    case "started":
-      progress.hidden = false;
-      progress.value = 0;
-      $("render-status").textContent = `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
-      break;
-    case "progress":
-      progress.value = event.percent;
-      $("render-status").textContent = `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
-      break;
-    case "warning":
-      renderMessage("warning", event.code, event.message);
-      break;
-    case "finished": {
-      progress.value = 100;
-      const output = render.output ?? "";
-      const megabytes = (event.sizeBytes / 1e6).toFixed(2);
-      $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
-      $<HTMLVideoElement>("render-video").src = `${output}?t=${Date.now()}`;
-      const link = $<HTMLAnchorElement>("render-link");
-      link.href = output;
-      link.download = output.split("/").pop() ?? "";
-      link.textContent = `Download ${decodeURIComponent(output.slice(1))}`;
-      $("render-result").hidden = false;
-      endRender("finished");
-      break;
-    }
-    case "failed":
-      renderMessage("error", event.code, event.message);
-      $("render-status").textContent = event.code === "cancelled" ? "cancelled" : "failed";
-      endRender(event.code === "cancelled" ? "cancelled" : "failed");
-      break;
+  // Each event is named by its type, as the server streams them; every type the preview sends has its handler.
+  for (const [type, show] of Object.entries(SHOW_EVENT)) {
+    events.addEventListener(type, (message: MessageEvent<string>) => (show as (event: JobEvent) => void)(JSON.parse(message.data) as JobEvent));
   }
 }
+
+/** The preview runs its renders at once: they never wait in a queue. */
+type PreviewEvent = Exclude<JobEvent, { type: "queued" }>;
+
+const SHOW_EVENT: { [Type in PreviewEvent["type"]]: (event: Extract<PreviewEvent, { type: Type }>) => void } = {
+  running: () => {
+    $("render-status").textContent = "loading the composition…";
+  },
+  started: (event) => {
+    const progress = $<HTMLProgressElement>("render-progress");
+    progress.hidden = false;
+    progress.value = 0;
+    $("render-status").textContent = `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
+  },
+  progress: (event) => {
+    $<HTMLProgressElement>("render-progress").value = event.percent;
+    $("render-status").textContent = `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
+  },
+  warning: (event) => renderMessage("warning", event.code, event.message),
+  finished: (event) => {
+    $<HTMLProgressElement>("render-progress").value = 100;
+    const megabytes = (event.sizeBytes / 1e6).toFixed(2);
+    $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+    $<HTMLVideoElement>("render-video").src = `${event.output}?t=${Date.now()}`;
+    const link = $<HTMLAnchorElement>("render-link");
+    link.href = event.output;
+    link.download = event.output.split("/").pop() ?? "";
+    link.textContent = `Download ${decodeURIComponent(event.output.slice(1))}`;
+    $("render-result").hidden = false;
+    endRender("finished");
+  },
+  failed: (event) => {
+    renderMessage("error", event.code, event.message);
+    $("render-status").textContent = event.code === "cancelled" ? "cancelled" : "failed";
+    endRender(event.code === "cancelled" ? "cancelled" : "failed");
+  },
+};
 
 function endRender(state: PanelState): void {
   // The stream ends here; an EventSource left open would reconnect and replay it.

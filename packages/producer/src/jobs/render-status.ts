@@ -1,0 +1,36 @@
+import { OUTPUT_FORMATS, renderFailedEventSchema, renderFinishedEventSchema, renderProgressSchema } from "@compose/core";
+import { z } from "zod";
+
+export const RENDER_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type RenderState = (typeof RENDER_STATES)[number];
+
+const finished = renderFinishedEventSchema.shape;
+
+/** A completed render's output: the finished event's facts, by the names the status resource has always had. */
+export const renderOutputSchema = z.strictObject({
+  url: z.string().describe("Where to download it, relative to the server: /render/{id}/output."),
+  format: finished.format,
+  size: finished.sizeBytes.describe("Bytes; for png-sequence, all files together."),
+  duration: finished.durationSeconds.describe("Seconds."),
+  width: finished.width,
+  height: finished.height,
+  frames: finished.frames,
+});
+
+/** GET /render/:id. Absent facts are null rather than missing, so clients need not guess. */
+export const renderStatusSchema = z.strictObject({
+  requestId: z.string(),
+  state: z.enum(RENDER_STATES),
+  composition: z.string().describe("As the request named it."),
+  format: z.enum(OUTPUT_FORMATS),
+  position: z.number().int().min(1).nullable().describe("Place in the queue while queued (1 runs next)."),
+  progress: renderProgressSchema.nullable(),
+  createdAt: z.iso.datetime(),
+  startedAt: z.iso.datetime().nullable(),
+  finishedAt: z.iso.datetime().nullable(),
+  output: renderOutputSchema.nullable(),
+  error: renderFailedEventSchema.pick({ code: true, message: true }).nullable(),
+});
+
+export type RenderOutput = z.infer<typeof renderOutputSchema>;
+export type RenderStatus = z.infer<typeof renderStatusSchema>;
