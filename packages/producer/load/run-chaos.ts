@@ -238,4 +238,6 @@ async function main(): Promise<void> {
   console.log("chaos: ok");
 }
 
-await main();
+// `npm run chaos -- --cluster`: the same promise for a cluster under faults.
+if (process.argv.includes("--cluster")) await import("./run-chaos-cluster.js");
+else await main();
