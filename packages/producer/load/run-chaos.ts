@@ -238,6 +238,4 @@ async function main(): Promise<void> {
   console.log("chaos: ok");
 }
 
-// `npm run chaos -- --cluster`: the same promise for a cluster under faults.
-if (process.argv.includes("--cluster")) await import("./run-chaos-cluster.js");
-else await main();
+await main();

@@ -193,7 +193,6 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     const { requestId } = checked(job, job.data, checkRenderJobData);
     const activity = activities.begin(requestId, "coordinator");
     const created: string[] = [];
-    log(`${stamp()} coordinating ${requestId}`);
     try {
       if (await client.exists(cancelledKey(requestId))) activities.stop("cancelled", (other) => other === activity);
       if (activity.controller.signal.aborted) throw activity.controller.signal.reason;

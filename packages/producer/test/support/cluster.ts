@@ -1,6 +1,6 @@
 /**
  * A real cluster for the distributed-queue tests: a `redis-server` (the Debian package) on
- * 127.0.0.1 and an ephemeral port, without persistence unless asked, in a temporary directory; `compose
+ * 127.0.0.1 and an ephemeral port, with no persistence, in a temporary directory; `compose
  * worker` processes; and `compose serve --queue` processes.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -36,20 +36,16 @@ export interface RedisServer {
 }
 
 /**
- * Starts redis-server on a free port, or on `requested` (a restart of one that stopped: empty,
- * unless `appendOnly` and the same `dir` keep its data), and resolves once it accepts connections.
- * `stop()` removes its directory; `pause()` stops it and keeps the directory for a restart.
+ * Starts redis-server on a free port, or on `requested` (a restart of one that stopped: empty, since
+ * nothing is persisted), and resolves once it accepts connections.
  */
-export async function startRedis(
-  binary: string,
-  requested?: number,
-  persistence: { appendOnly: boolean; dir?: string } = { appendOnly: false },
-): Promise<RedisServer & { dir: string; pause(): Promise<void> }> {
-  const dir = persistence.dir ?? (await mkdtemp(join(tmpdir(), "compose-redis-")));
+export async function startRedis(binary: string, requested?: number): Promise<RedisServer> {
+  const dir = await mkdtemp(join(tmpdir(), "compose-redis-"));
   for (let attempt = 1; ; attempt++) {
     const port = requested ?? (await freePort());
-    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", persistence.appendOnly ? "yes" : "no", "--dir", dir, "--daemonize", "no"];
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     const ready = await new Promise<boolean>((resolve) => {
@@ -64,17 +60,12 @@ export async function startRedis(
     child.stdout!.resume();
     child.stderr!.resume();
     if (ready) {
-      const pause = async () => {
-        child.kill("SIGTERM");
-        await exited;
-      };
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
-        dir,
-        pause,
         async stop() {
-          await pause();
+          child.kill("SIGTERM");
+          await exited;
           await rm(dir, { recursive: true, force: true });
         },
       };
@@ -87,7 +78,7 @@ export async function startRedis(
 export interface LogLine {
   /** Milliseconds since the epoch, from the line's ISO time. */
   at: number;
-  verb: "started" | "finished" | "failed" | "handed back" | "coordinating";
+  verb: "started" | "finished" | "failed" | "handed back";
   id: string;
   text: string;
 }
@@ -97,7 +88,7 @@ export interface WorkerProcess {
   child: ChildProcess;
   tag: string;
   exited: Promise<Exit>;
-  /** Task lines so far: `<ISO time> started|finished|failed|handed back|coordinating <task or request id> ...`. */
+  /** Task lines so far: `<ISO time> started|finished|failed|handed back <task id> ...`. */
   lines(): LogLine[];
   output(): string;
   /** Resolves with the first log line matching `test` (already printed or still to come). */
@@ -108,7 +99,7 @@ export interface WorkerProcess {
   stop(timeoutMs?: number): Promise<Exit>;
 }
 
-const LINE = /^compose worker: (\S+) (started|finished|failed|handed back|coordinating) ([^\s:]+)(.*)$/;
+const LINE = /^compose worker: (\S+) (started|finished|failed|handed back) ([^\s:]+)(.*)$/;
 
 /** Runs `compose worker` in its own process group; resolves once it is ready. */
 export async function startWorker(name: string, args: string[]): Promise<WorkerProcess> {
