@@ -8,7 +8,7 @@ export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/la
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
 export { launchBrowser, type LaunchOptions } from "./1-load/browser/launch-browser.js";
-export { runtimeSource } from "./1-load/browser/runtime-source.js";
+export { runtimeBootCall, runtimeBundle, runtimeSource } from "./1-load/browser/runtime-source.js";
 // For `compose preview`: the media plans render hands its pages, for the preview's own page.
 export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./1-load/media/plan-media.js";
 

@@ -169,6 +169,13 @@ export interface ComposeApi {
   /** Applies natural durations and extracted video frames; resolves to the updated description. */
   prepareMedia(plans: readonly MediaPlan[]): Promise<CompositionInfo>;
   /**
+   * Mounts the sub-composition instance whose host has data-composition-id `id` again with
+   * `values` as its data-variable-values, in a fresh frame that replaces the old one once ready;
+   * the rest of the page stays. Resolves to the composition's updated description; the next seek
+   * shows the instance at its time. A preview's edit of instance values, without a reload.
+   */
+  remountInstance(id: string, values: Record<string, unknown>): Promise<CompositionInfo>;
+  /**
    * Whether the last seek may have changed what the frame shows. False only when nothing that
    * draws moved (no DOM mutation, timer, rAF callback, onSeek handler, Web Animation progress,
    * GSAP tween, image or font load, or sub-composition change), so the previous frame's pixels
@@ -188,9 +195,9 @@ export interface ComposeApi {
    * handler is registered, which could. False means the gains are those the page had at ready.
    */
   readonly volumesMayChange: boolean;
-  /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   /** Resources that failed to load since injection: this frame's, then its same-origin child frames'. */
   readonly loadFailures: readonly LoadFailure[];
+  /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   readonly errors: readonly PageError[];
 }
 

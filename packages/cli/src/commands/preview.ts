@@ -42,7 +42,7 @@ export function registerPreview(program: Command): void {
       const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
-      const { runtimeSource, planMedia, framesDirectory } = await import("@compose/renderer");
+      const { runtimeBundle, runtimeBootCall, planMedia, framesDirectory } = await import("@compose/renderer");
       const { renderExecutor } = await import("@compose/producer/render-executor");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
@@ -56,7 +56,8 @@ export function registerPreview(program: Command): void {
             cwd: process.cwd(),
             host: HOST,
             port,
-            runtimeSource,
+            runtimeBundle,
+            runtimeBootCall,
             executeRender: renderExecutor(renderSettings),
             planMedia,
             framesDir: framesDirectory(),

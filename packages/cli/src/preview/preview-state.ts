@@ -20,11 +20,21 @@ export interface PreviewState {
   variables: CompositionVariable[];
   /** Sub-composition instances whose composition declares variables: their host's values and those declarations. */
   instances: Array<{ id: string; src: string; values: Record<string, unknown>; variables: CompositionVariable[] }>;
-  lint: { errors: number; warnings: number; files: string[]; findings: LintFinding[] };
   /** Set when the entry cannot be read at all. */
   error?: string;
   /** The project's compositions, paths relative to it with `/`: what the page may pick. */
   compositions: string[];
   /** Whether compose preview was given a folder without index.html. */
   pathIsFolder: boolean;
+}
+
+/** What GET /__compose/lint answers: the findings of `compose lint` for the composition shown, at a project version. */
+export interface PreviewLint {
+  version: number;
+  errors: number;
+  warnings: number;
+  files: string[];
+  findings: LintFinding[];
+  /** Set when the project could not be linted. */
+  error?: string;
 }

@@ -3,7 +3,7 @@ import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, Q
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer";
-import type { PreviewState } from "./preview-state.js";
+import type { PreviewLint, PreviewState } from "./preview-state.js";
 
 /** The entry's part of the state; the server adds what concerns the whole project. */
 export type EntryState = Omit<PreviewState, "compositions" | "pathIsFolder">;
@@ -25,7 +25,7 @@ function renderChoices(): PreviewState["renderChoices"] {
   };
 }
 
-/** Reads the composition's metadata and lints the project, as `compose lint` does. */
+/** Reads the composition's metadata: what the page needs before its first frame. */
 export async function readProjectState(options: { entryFile: string; entryUrl: string; pathArg: string; cwd: string; version: number }): Promise<EntryState> {
   const entryFile = relative(options.cwd, options.entryFile) || options.entryFile;
   const pathArg = options.pathArg.replace(/(.)\/+$/, "$1");
@@ -37,7 +37,6 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
     composition: {},
     variables: [],
     instances: [],
-    lint: { errors: 0, warnings: 0, files: [], findings: [] },
   };
   let html: string;
   try {
@@ -58,19 +57,25 @@ export async function readProjectState(options: { entryFile: string; entryUrl: s
     if (variables.length > 0) state.instances.push({ id: instance.id, src: instance.src, values: instance.values, variables });
   }
 
+  return state;
+}
+
+/** Lints the project of `entryFile` as `compose lint` does; kept apart from the state, so the first frame does not wait for it. */
+export async function lintEntry(options: { entryFile: string; cwd: string; version: number }): Promise<PreviewLint> {
+  const entryFile = relative(options.cwd, options.entryFile) || options.entryFile;
+  const readEmbedded = projectTextLoader(dirname(options.entryFile), options.cwd);
   // Paths relative to the working directory, so findings read as `compose lint` prints them.
   const files: string[] = [];
   const load = async (file: string): Promise<string | undefined> => {
-    const text = file === entryFile ? html : await readEmbedded(file);
+    const text = await readEmbedded(file);
     if (text !== undefined) files.push(file);
     return text;
   };
   try {
     const knownFontFamily = await fontFamilyCatalog(dirname(options.entryFile));
     const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
-    state.lint = { ...countSeverities(findings), files, findings };
+    return { version: options.version, ...countSeverities(findings), files, findings };
   } catch (error) {
-    state.error = (error as Error).message;
+    return { version: options.version, errors: 0, warnings: 0, files, findings: [], error: (error as Error).message };
   }
-  return state;
 }

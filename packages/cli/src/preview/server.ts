@@ -8,10 +8,11 @@ import { FRAME_RATES } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
 import { openEventStream } from "@compose/producer/sse";
 import { servesFile, type MediaPlanRequest } from "@compose/renderer";
+import { cacheable, sendCacheable } from "./http-cache.js";
 import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "./list-compositions.js";
-import { readProjectState } from "./project-state.js";
+import { lintEntry, readProjectState } from "./project-state.js";
 import { createRenderJobs, type PreviewRender } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
@@ -45,8 +46,10 @@ export interface PreviewServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** The runtime bundle followed by its boot call, as render injects it (renderer's runtimeSource). */
-  runtimeSource: (config: PreviewConfig) => string;
+  /** The runtime bundle render injects (renderer's runtimeBundle), served once for every frame and kept by the browser. */
+  runtimeBundle: () => string;
+  /** Its boot call with a frame's config, as render injects it after the bundle (renderer's runtimeBootCall). */
+  runtimeBootCall: (config: PreviewConfig) => string;
   /** Runs the page's renders: the server's executor around the renderer's render(). */
   executeRender: JobExecutor;
   /** Names a composition file for output files, as compose render does. */
@@ -153,7 +156,9 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const unknownComposition = async (path: unknown) => `composition must be one of the project's compositions: ${(await listCompositions(root)).join(", ")} (got ${JSON.stringify(path)})`;
   /** The path of the render command: as given when it names this entry, else the entry's file, so the command runs as shown. */
   const commandPath = (file: string) => (file === defaultEntry && !options.pathIsFolder ? options.pathArg : relative(options.cwd, file) || file);
-  const files = sirv(root, { dev: true, dotfiles: false, etag: false, setHeaders: (response) => response.setHeader("Cache-Control", "no-store") });
+  // Revalidated on every load (no-cache with an ETag of size and time): a reload after a save
+  // fetches what changed only, and the browser reuses its compiled scripts for the rest.
+  const files = sirv(root, { dev: true, dotfiles: false, etag: true });
   /** The project file a URL path names, under the rules render serves by; a folder's index.html. */
   const projectFile = async (pathname: string): Promise<string | undefined> => {
     for (const path of [pathname, `${pathname.replace(/\/?$/, "/")}index.html`]) {
@@ -179,10 +184,14 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
   };
 
+  /** The runtime's URL names its content, so a browser keeps it for good and never asks again: every frame of every reload reuses it. */
+  const runtime = cacheable(options.runtimeBundle());
+  const runtimeUrl = `${PREVIEW_PREFIX}runtime.js?v=${runtime.etag.slice(1, -1)}`;
+
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
     const html = await readFile(path, "utf8");
-    const script = `<script src="${PREVIEW_PREFIX}runtime.js${config ? `?config=${encodeURIComponent(config)}` : ""}"></script>`;
+    const script = `<script src="${runtimeUrl}"></script><script>${options.runtimeBootCall(parseBootConfig(config))}</script>`;
     send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
   };
 
@@ -259,11 +268,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (pathname === "/") return serveApp(response, "index.html");
     if (pathname.startsWith(PREVIEW_PREFIX)) {
       const name = pathname.slice(PREVIEW_PREFIX.length);
-      if (name === "state") {
+      if (name === "state" || name === "lint") {
         const composition = url.searchParams.get("composition");
         const file = await entryFor(composition);
         if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
-        return sendJson(response, 200, await state(file));
+        return sendJson(response, 200, name === "state" ? await state(file) : await lintEntry({ entryFile: file, cwd: options.cwd, version }));
       }
       if (name === "events") return events(request, response);
       const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
@@ -271,9 +280,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         const render = renders.get(renderEvents[1]!);
         return render ? streamRender(response, render) : notFound(response);
       }
-      if (name === "runtime.js") {
-        return send(response, 200, "text/javascript; charset=utf-8", options.runtimeSource(parseBootConfig(url.searchParams.get("config"))));
-      }
+      if (name === "runtime.js") return sendCacheable(request, response, "text/javascript; charset=utf-8", runtime);
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
       if (name.startsWith("frames/")) {
         request.url = `/${name.slice("frames/".length)}`;

@@ -13,7 +13,7 @@ import { describeMedia, GainLog, mediaGains, prepareMedia } from "./media.js";
 import { compositionReady, describeComposition } from "./readiness.js";
 import { DEFAULT_SEED, installSeededRandom } from "./seeded-random.js";
 import { Seeker } from "./seek.js";
-import { setInstanceValues } from "./sub-compositions.js";
+import { remountInstance, setInstanceValues } from "./sub-compositions.js";
 import { describeTimeline } from "./timeline.js";
 import { VirtualTimers } from "./timers.js";
 import { createVariableReader } from "./variables.js";
@@ -73,6 +73,11 @@ function boot(config: ComposeBootConfig = {}): ComposeApi {
     mediaGains,
     gainLog: () => gains.samples,
     prepareMedia: (plans: readonly MediaPlan[]) => prepareMedia(plans, () => describeComposition(history)),
+    remountInstance: async (id: string, values: Record<string, unknown>) => {
+      await remountInstance(id, values);
+      history.check();
+      return describeComposition(history);
+    },
     get changed() {
       return seeker.changed;
     },

@@ -74,13 +74,16 @@ function loadFrame(frame: HTMLIFrameElement): Promise<void> {
   return new Promise((resolve) => frame.addEventListener("load", () => resolve(), { once: true }));
 }
 
+const FRAME_STYLE = "display:block;border:0;margin:0;padding:0;background:transparent;overflow:hidden;";
+
 /**
  * Each instance is a same-origin iframe of its own document, so ids, CSS, scripts, timelines and
  * variables of one instance can never meet another's; the runtime runs in every frame and this
  * parent seeks the children. What an inline piece would share with the host crosses on purpose
- * (see inheritance.ts).
+ * (see inheritance.ts). A frame `replacing` another loads unseen beside it and takes its place
+ * once ready.
  */
-async function mountInstance(host: Element): Promise<Instance> {
+async function mountInstance(host: Element, replacing?: HTMLIFrameElement): Promise<Instance> {
   const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
   await checkSource(host, url);
   const id = host.getAttribute("data-composition-id");
@@ -88,7 +91,7 @@ async function mountInstance(host: Element): Promise<Instance> {
   const frame = document.createElement("iframe");
   frame.setAttribute("data-compose-instance", hostName(host));
   frame.setAttribute("scrolling", "no");
-  frame.style.cssText = "display:block;border:0;margin:0;padding:0;background:transparent;overflow:hidden;";
+  frame.style.cssText = replacing ? `${FRAME_STYLE}position:absolute;visibility:hidden;` : FRAME_STYLE;
   offerInheritance(frame, await inheritanceFor(host));
   const loaded = loadFrame(frame);
   frame.src = url;
@@ -101,6 +104,10 @@ async function mountInstance(host: Element): Promise<Instance> {
     const message = (error as { message?: unknown } | null)?.message ?? String(error);
     throw new Error(`sub-composition "${hostName(host)}" (${fileName(url)}): ${String(message)}`);
   });
+  if (replacing) {
+    replacing.remove();
+    frame.style.cssText = FRAME_STYLE;
+  }
   frame.style.width = `${info.width}px`;
   frame.style.height = `${info.height}px`;
   return { host, frame, api, info };
@@ -111,8 +118,21 @@ export async function mountSubCompositions(): Promise<void> {
   const root = findCompositionRoot();
   if (!root) return;
   const hosts = Array.from(root.querySelectorAll(HOST_SELECTOR)).filter((host) => !instances.has(host));
-  const mounted = await Promise.all(hosts.map(mountInstance));
+  const mounted = await Promise.all(hosts.map((host) => mountInstance(host)));
   for (const instance of mounted) instances.set(instance.host, instance);
+}
+
+/**
+ * Mounts the instance whose host's data-composition-id is `id` again, in a fresh frame booted with
+ * `values` as its host's data-variable-values, which replaces the old frame once ready; the rest of
+ * the page stays as it is. The next seek shows it at its time.
+ */
+export async function remountInstance(id: string, values: Record<string, unknown>): Promise<void> {
+  const mounted = Array.from(instances.values());
+  const old = mounted.find((instance) => instance.host.getAttribute("data-composition-id") === id);
+  if (!old) throw new Error(`remountInstance: no sub-composition instance has data-composition-id "${id}" (there are: ${mounted.map((instance) => hostName(instance.host)).join(", ") || "none"})`);
+  givenValues = { ...givenValues, [id]: values };
+  instances.set(old.host, await mountInstance(old.host, old.frame));
 }
 
 /**

@@ -1,6 +1,6 @@
 // What the page knows and has asked for, shared by its panels.
 import type { ComposeApi, LoadFailure, MediaDescription } from "@compose/runtime";
-import type { PreviewState } from "../preview-state.js";
+import type { PreviewLint, PreviewState } from "../preview-state.js";
 import type { Values } from "./values.js";
 
 export const RENDER_DEFAULT_FPS = 30;
@@ -8,6 +8,8 @@ export const RENDER_DEFAULT_FPS = 30;
 export interface App {
   /** The server's view of the project (see project-state.ts). */
   state: PreviewState | undefined;
+  /** The lint findings of the composition shown, asked for apart from the state. */
+  lint: PreviewLint | undefined;
   fps: number;
   /** Duration in seconds, from the runtime once the frame is ready (else the static metadata). */
   duration: number | undefined;
@@ -21,6 +23,8 @@ export interface App {
   instanceValues: Record<string, Values>;
   /** The boot config (JSON) the current iframe was loaded with. */
   loadedConfig: string | undefined;
+  /** The composition page (its URL and project version, without the config) the current iframe was loaded from. */
+  loadedPage: string | undefined;
   /** The current iframe's window.__compose, once ready. */
   api: ComposeApi | undefined;
   wantReload: boolean;
@@ -42,6 +46,7 @@ export interface App {
 
 export const app: App = {
   state: undefined,
+  lint: undefined,
   fps: RENDER_DEFAULT_FPS,
   duration: undefined,
   totalFrames: 1,
@@ -50,6 +55,7 @@ export const app: App = {
   values: {},
   instanceValues: {},
   loadedConfig: undefined,
+  loadedPage: undefined,
   api: undefined,
   wantReload: false,
   busy: false,

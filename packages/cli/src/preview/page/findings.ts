@@ -5,10 +5,11 @@ import type { LoadFailure } from "@compose/runtime";
 import { $, element, errorText } from "./dom.js";
 
 export function showLint(): void {
-  const lint = app.state?.lint;
+  const lint = app.lint;
   const list = $("lint-findings");
-  if (app.state?.error) {
-    $("lint-summary").textContent = app.state.error;
+  const error = app.state?.error ?? lint?.error;
+  if (error) {
+    $("lint-summary").textContent = error;
     $("lint-summary").className = "error";
     list.replaceChildren();
     return;
@@ -102,7 +103,7 @@ function findingItem(severity: string) {
 
 /** Under the frame: what failed to load and what lint found, so the cause is in view with what it breaks. */
 function showFrameFindings(): void {
-  const lint = (app.state?.lint.findings ?? []).map((finding) => ({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` }));
+  const lint = (app.lint?.findings ?? []).map((finding) => ({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` }));
   $("frame-findings").replaceChildren(...described.map(findingItem("error")), ...lint.map((finding) => findingItem(finding.severity)(finding)));
   $("frame-findings").hidden = described.length === 0 && lint.length === 0;
 }

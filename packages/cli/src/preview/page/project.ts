@@ -1,6 +1,6 @@
 // The project as the server sees it: the state of the composition this tab shows, the list to
 // pick another from, and reloading when a file changes.
-import type { PreviewState } from "../preview-state.js";
+import type { PreviewLint, PreviewState } from "../preview-state.js";
 import { app } from "./app-state.js";
 import { $, $select, element, errorText } from "./dom.js";
 import { setStatus, showLint } from "./findings.js";
@@ -15,17 +15,35 @@ export function chosenComposition(): string {
   return new URLSearchParams(location.search).get("composition") ?? "";
 }
 
-async function fetchState(): Promise<PreviewState> {
+/** GET /__compose/state or /__compose/lint for the composition this tab shows. */
+async function fetchProject<T>(name: "state" | "lint"): Promise<T> {
   const chosen = chosenComposition();
-  const response = await fetch(`/__compose/state${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" });
+  const response = await fetch(`/__compose/${name}${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" });
   if (!response.ok) throw new Error(((await response.json().catch(() => undefined)) as { error?: string } | undefined)?.error ?? `the preview server answered ${response.status}`);
-  return (await response.json()) as PreviewState;
+  return (await response.json()) as T;
+}
+
+let lintRequests = 0;
+
+/** Lint runs beside the frame's load, not before it; only the answer to the latest request is shown. */
+async function refreshLint(): Promise<void> {
+  const request = ++lintRequests;
+  let lint: PreviewLint;
+  try {
+    lint = await fetchProject<PreviewLint>("lint");
+  } catch (error) {
+    lint = { version: 0, errors: 0, warnings: 0, files: [], findings: [], error: errorText(error) };
+  }
+  if (request !== lintRequests) return;
+  app.lint = lint;
+  showLint();
 }
 
 export async function refresh(): Promise<void> {
   const previous = app.state;
-  const state = await fetchState();
+  const state = await fetchProject<PreviewState>("state");
   app.state = state;
+  void refreshLint();
   const declarationsChanged = JSON.stringify(previous?.variables) !== JSON.stringify(state.variables);
   const instancesChanged = JSON.stringify(previous?.instances) !== JSON.stringify(state.instances);
   if (declarationsChanged) app.values = adoptDeclarations(state.variables, previous?.variables, app.values);
@@ -50,7 +68,6 @@ export async function refresh(): Promise<void> {
   fitStage();
   buildRenderPanel();
   updateCommand();
-  showLint();
 }
 
 /** The project's compositions, offered when there is more than one or the preview was given a folder without index.html. */

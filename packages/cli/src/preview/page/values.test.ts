@@ -1,6 +1,6 @@
 import type { CompositionVariable } from "@compose/core";
 import { describe, expect, it } from "vitest";
-import { adoptDeclarations, bootConfig, changedInstances, changedValues, hostValues, isChanged, renderCommand } from "./values.js";
+import { adoptDeclarations, bootConfig, changedInstances, changedValues, hostValues, instanceChanges, isChanged, renderCommand } from "./values.js";
 
 const TITLE: CompositionVariable = { id: "title", type: "string", label: "Title", default: "Hi" };
 const COLOUR: CompositionVariable = { id: "colour", type: "color", label: "Colour", default: "#FF0000" };
@@ -39,6 +39,16 @@ describe("the page's variable values", () => {
   it("names instances in the boot config only when one was edited", () => {
     expect(bootConfig({ a: 1 }, {})).toEqual({ variables: { a: 1 } });
     expect(bootConfig({}, { card: { x: 1 } })).toEqual({ variables: {}, instances: { card: { x: 1 } } });
+  });
+
+  it("tells which instances an edit of instance values alone changes, back to the host's values when no longer edited", () => {
+    const instances = [
+      { id: "a", src: "card.html", values: { title: "From host" }, variables: [TITLE] },
+      { id: "b", src: "card.html", values: {}, variables: [TITLE] },
+    ];
+    expect(instanceChanges({ variables: {} }, { variables: {}, instances: { a: { title: "Edited" } } }, instances)).toEqual({ a: { title: "Edited" } });
+    expect(instanceChanges({ variables: {}, instances: { a: { title: "Edited" } } }, { variables: {} }, instances)).toEqual({ a: { title: "From host" } });
+    expect(instanceChanges({ variables: {} }, { variables: { title: "Top" }, instances: { a: { title: "Edited" } } }, instances)).toBeUndefined();
   });
 
   it("builds the render command with the fps and values that differ, quoted for a shell", () => {

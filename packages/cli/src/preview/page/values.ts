@@ -65,9 +65,30 @@ export function adoptDeclarations(variables: readonly CompositionVariable[], pre
   return adopted;
 }
 
+export interface BootConfig {
+  variables: Values;
+  instances?: Record<string, Values>;
+}
+
 /** The runtime's boot config for these values: what the composition frame's URL carries. */
-export function bootConfig(variables: Values, instances: Record<string, Values>): { variables: Values; instances?: Record<string, Values> } {
+export function bootConfig(variables: Values, instances: Record<string, Values>): BootConfig {
   return Object.keys(instances).length > 0 ? { variables, instances } : { variables };
+}
+
+/**
+ * What going from the `loaded` boot config to `next` changes when only instance values differ:
+ * each such instance with its values now (its host's own once no longer edited). Undefined when
+ * the top-level values differ, which the whole page must be loaded again for.
+ */
+export function instanceChanges(loaded: BootConfig, next: BootConfig, instances: readonly InstanceDeclarations[]): Record<string, Values> | undefined {
+  if (JSON.stringify(loaded.variables) !== JSON.stringify(next.variables)) return undefined;
+  const changes: Record<string, Values> = {};
+  for (const instance of instances) {
+    const before = loaded.instances?.[instance.id];
+    const after = next.instances?.[instance.id];
+    if (JSON.stringify(before) !== JSON.stringify(after)) changes[instance.id] = after ?? instance.values;
+  }
+  return changes;
 }
 
 export function shellQuote(text: string): string {

@@ -4,7 +4,7 @@ import { app } from "./app-state.js";
 import { $, element } from "./dom.js";
 import { cellValue, parseRecordList, recordColumns, type RecordRow } from "./record-list.js";
 import { updateCommand } from "./render-panel.js";
-import { bootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
+import { bootConfig, type BootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
 import { requestReload, updatePending } from "./viewer.js";
 
 /** Text and number fields apply this long after the last keystroke; other widgets at once. */
@@ -38,7 +38,7 @@ export function pageChangedInstances(): Record<string, Values> {
   return changedInstances(app.state?.instances ?? [], app.instanceValues);
 }
 
-export function currentBootConfig(): ReturnType<typeof bootConfig> {
+export function currentBootConfig(): BootConfig {
   return bootConfig(pageChangedValues(), pageChangedInstances());
 }
 

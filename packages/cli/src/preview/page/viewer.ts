@@ -9,6 +9,7 @@ import { setStatus, showFrameErrors } from "./findings.js";
 import { prepareFrameMedia, setMedia, syncSound } from "./sound.js";
 import { animationSegments, type AnimationSegment } from "./animations.js";
 import { drawTimeline, movePlayhead, setTimelineEntries } from "./timeline.js";
+import { instanceChanges, type BootConfig } from "./values.js";
 import { currentBootConfig } from "./variables-panel.js";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -156,7 +157,7 @@ async function pump(): Promise<void> {
     for (;;) {
       if (app.wantReload) {
         app.wantReload = false;
-        await loadFrame();
+        if (!(await remountEditedInstances())) await loadFrame();
         continue;
       }
       if (app.api && app.shown !== app.target) {
@@ -182,6 +183,48 @@ async function pump(): Promise<void> {
   }
 }
 
+/** The composition page as the server has it now, whatever its config. */
+function pageVersion(): string {
+  return `${app.state?.entry.url}?v=${app.state?.version}`;
+}
+
+/** Reads the timeline of the page shown: its entries, durations and animations. */
+function readTimeline(api: ComposeApi, info: CompositionInfo, iframe: HTMLIFrameElement): void {
+  app.duration = info.duration ?? app.state?.composition.duration;
+  setTimelineEntries(api.describeTimeline(), frameAnimations(iframe));
+  updateTiming();
+}
+
+/**
+ * Applies an edit of instance values alone to the page shown: only those instances are mounted
+ * again, with their new values, and the frame is seeked again; the composition and its other
+ * instances stay loaded. False when the whole page must be loaded again instead: its file or its
+ * own values changed, it builds up history, it has media to prepare, or the remount failed.
+ */
+async function remountEditedInstances(): Promise<boolean> {
+  const { api, state, loadedConfig } = app;
+  const iframe = document.getElementById("composition") as HTMLIFrameElement | null;
+  if (!api || !state || !iframe || loadedConfig === undefined || app.loadedPage !== pageVersion() || app.needsHistory || app.media.length > 0) return false;
+  const config = currentBootConfig();
+  const changes = instanceChanges(JSON.parse(loadedConfig) as BootConfig, config, state.instances);
+  if (!changes) return false;
+  setStatus("loading…");
+  let info: CompositionInfo | undefined;
+  try {
+    for (const [id, values] of Object.entries(changes)) info = await api.remountInstance(id, values);
+  } catch {
+    // The full load shows why, with the page's errors.
+    return false;
+  }
+  if (info?.needsHistory) return false;
+  app.loadedConfig = JSON.stringify(config);
+  if (info) readTimeline(api, info, iframe);
+  app.shown = undefined;
+  app.frameErrors = (info?.timingErrors ?? []).map((error) => `timing: ${error.message}`);
+  setStatus("");
+  return true;
+}
+
 /**
  * Loads the composition with the current variables into a new iframe beneath the current one,
  * waits for ready() and seeks it to the target frame, then swaps it in: no blank frame in between.
@@ -191,6 +234,7 @@ async function loadFrame(): Promise<void> {
   if (!state) return;
   const config = JSON.stringify(currentBootConfig());
   const { width, height } = compositionSize();
+  const page = pageVersion();
   const url = `${state.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(config)}&v=${state.version}`;
   const iframe = element("iframe", { class: "composition loading", title: "composition", width, height, src: url });
   setStatus("loading…");
@@ -219,9 +263,7 @@ async function loadFrame(): Promise<void> {
       errors.push(`media: ${errorText(error)}`);
     }
     setMedia(api.describeMedia());
-    app.duration = info.duration ?? state.composition.duration;
-    setTimelineEntries(api.describeTimeline(), frameAnimations(iframe));
-    updateTiming();
+    readTimeline(api, info, iframe);
     for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
     try {
       app.needsHistory ||= info.needsHistory;
@@ -242,6 +284,7 @@ async function loadFrame(): Promise<void> {
   app.pageApi = api;
   app.shown = info ? app.target : undefined;
   app.loadedConfig = config;
+  app.loadedPage = page;
   app.frameErrors = errors;
   showFrameErrors();
   setStatus(errors[0] ?? "", errors.length > 0);

@@ -4,8 +4,18 @@ import type { ComposeBootConfig } from "@compose/runtime";
 
 let bundle: string | undefined;
 
+/** The page runtime's bundle, which installs nothing until its boot call runs. */
+export function runtimeBundle(): string {
+  bundle ??= readFileSync(createRequire(import.meta.url).resolve("@compose/runtime/runtime.iife.js"), "utf8");
+  return bundle;
+}
+
+/** The boot call that installs the runtime with `config`, safe inside an HTML <script> element too. */
+export function runtimeBootCall(config: ComposeBootConfig): string {
+  return `;window.__composeBoot(${JSON.stringify(config).replaceAll("<", "\\u003c")});`;
+}
+
 /** The page runtime followed by its boot call, ready for evaluateOnNewDocument. */
 export function runtimeSource(config: ComposeBootConfig): string {
-  bundle ??= readFileSync(createRequire(import.meta.url).resolve("@compose/runtime/runtime.iife.js"), "utf8");
-  return `${bundle}\n;window.__composeBoot(${JSON.stringify(config)});`;
+  return `${runtimeBundle()}\n${runtimeBootCall(config)}`;
 }

@@ -1,0 +1,37 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+const root = resolve(import.meta.dirname, "../..");
+const dir = mkdtempSync(join(tmpdir(), "prof-"));
+copyFileSync(join(root, "bench/compositions/instances/card.html"), join(dir, "card.html"));
+copyFileSync(join(root, "node_modules/gsap/dist/gsap.min.js"), join(dir, "gsap.min.js"));
+const src = readFileSync(join(root, "bench/preview/run.ts"), "utf8");
+const tmpl = /const INDEX = \(saved: string\) => `([\s\S]*?)`;\n/.exec(src)![1]!;
+writeFileSync(join(dir, "index.html"), tmpl.replace("${saved}", "first"));
+const child = spawn(process.execPath, [join(root, "packages/cli/bin/compose.js"), "preview", dir, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+const url: string = await new Promise((done) => { let out = ""; child.stdout.on("data", (c: Buffer) => { out += c; const u = /http:\/\/127\.0\.0\.1:\d+\//.exec(out)?.[0]; if (u) done(u); }); });
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+const cdp = await page.context().newCDPSession(page);
+await cdp.send("Profiler.enable"); await cdp.send("Profiler.setSamplingInterval", { interval: 200 }); await cdp.send("Profiler.start");
+const t0 = Date.now();
+page.on("request", (r) => console.log(`${Date.now() - t0} req ${r.method()} ${r.url().slice(0, 100)}`));
+page.on("requestfinished", (r) => console.log(`${Date.now() - t0} fin ${r.url().slice(0, 100)}`));
+await page.goto(url);
+await page.waitForFunction(`document.getElementById("stage").dataset.pending === "false" && document.getElementById("stage").dataset.shownFrame !== undefined`, undefined, { polling: "raf", timeout: 60000 });
+console.log(`${Date.now() - t0} SHOWN`);
+{ const { profile } = await cdp.send("Profiler.stop") as any;
+  const self = new Map<string, number>(); const byUrl = new Map<string, number>();
+  const dt = new Map<number, number>(); profile.samples.forEach((id: number, i: number) => dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const n of profile.nodes) { const t = (dt.get(n.id) ?? 0) / 1000; const k = `${n.callFrame.functionName || "(anon)"} ${n.callFrame.url.split("/").pop()}:${n.callFrame.lineNumber}`; self.set(k, (self.get(k) ?? 0) + t); const u = n.callFrame.url.split("?")[0].split("/").pop() || n.callFrame.functionName; byUrl.set(u, (byUrl.get(u) ?? 0) + t); }
+  console.log([...byUrl].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join("\n"));
+  console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${v.toFixed(0)}ms ${k}`).join("\n")); }
+await page.waitForSelector("#instance-card-2-accent");
+const t1 = Date.now();
+console.log("---- instance edit");
+await page.$eval("#instance-card-2-accent", (input: HTMLInputElement) => ((input.value = "#00ff00"), input.dispatchEvent(new Event("input", { bubbles: true }))));
+await page.waitForFunction(`document.getElementById("stage").dataset.pending === "false" && JSON.parse(document.getElementById("stage").dataset.config).instances?.["card-2"]?.accent === "#00ff00"`, undefined, { polling: "raf", timeout: 60000 });
+console.log(`${Date.now() - t0} SHOWN edit ${Date.now() - t1}`);
+await browser.close(); child.kill();
