@@ -212,6 +212,8 @@ describe("variables of sub-composition instances", () => {
   it("are edited per instance, starting from the host's data-variable-values", async () => {
     expect(await preview.page.textContent("#instance-variables legend")).toBe("card-a (card.html)");
     expect(await preview.page.inputValue("#instance-card-a-tint")).toBe("#ffff00");
+    // Only the instance is mounted again: the composition's page stays, so a mark left in it stays too.
+    await preview.inComposition(`(doc) => { doc.defaultView.keptAcrossTheEdit = true; }`);
     await preview.page.$eval("#instance-card-a-tint", (input: HTMLInputElement) => {
       input.value = "#ff00ff";
       input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -222,6 +224,7 @@ describe("variables of sub-composition instances", () => {
       `(doc) => { const inner = doc.querySelector("#card iframe").contentDocument; return inner.defaultView.getComputedStyle(inner.getElementById("tint")).backgroundColor; }`,
     );
     expect(tint).toBe("rgb(255, 0, 255)");
+    expect(await preview.inComposition<boolean>(`(doc) => doc.defaultView.keptAcrossTheEdit === true`)).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@ function ignored(file: string): boolean {
  * Calls `onChange` with the changed paths (relative to `root`) shortly after files change; bursts of
  * events (an editor's save is often several) become one call.
  */
-export function watchProject(root: string, onChange: (files: string[]) => void, debounceMs = 100): ProjectWatcher {
+export function watchProject(root: string, onChange: (files: string[]) => void, debounceMs = 25): ProjectWatcher {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const listener = (_event: string, filename: string | Buffer | null) => {

@@ -44,7 +44,7 @@ function bindVariables(): void {
     resetValues();
     buildVariablesPanel();
     updateCommand();
-    scheduleApply(0);
+    scheduleApply();
   });
   $("variables").addEventListener("submit", (event) => event.preventDefault());
   $("instance-variables").addEventListener("submit", (event) => event.preventDefault());

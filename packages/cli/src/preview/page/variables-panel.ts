@@ -7,9 +7,6 @@ import { updateCommand } from "./render-panel.js";
 import { bootConfig, type BootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
 import { requestReload, updatePending } from "./viewer.js";
 
-/** Text and number fields apply this long after the last keystroke; other widgets at once. */
-const TYPING_DELAY_MS = 150;
-
 /**
  * Where a widget's value lives: the top-level composition's values (the boot config's), or one
  * sub-composition instance's (its host's data-variable-values, starting from what the author wrote).
@@ -51,27 +48,32 @@ export function resetValues(): void {
   resetInstanceValues();
 }
 
-/** Sets a value from a widget and applies it (after `delay` ms, so typing does not reload per key). */
-function setValue(scope: Scope, variable: CompositionVariable, value: unknown, delay: number): void {
+/** Sets a value from a widget and applies it. */
+function setValue(scope: Scope, variable: CompositionVariable, value: unknown): void {
   scope.values[variable.id] = value;
   document
     .querySelector(`[data-scope="${CSS.escape(scope.key)}"] [data-variable="${CSS.escape(variable.id)}"]`)
     ?.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
   updateCommand();
-  scheduleApply(delay);
+  scheduleApply();
 }
 
-export function scheduleApply(delay: number): void {
+/**
+ * Applies the values once the current task is done (a reset sets many). Not after a pause in
+ * typing: a load already running is dropped when it ends for the latest values, so keys typed
+ * meanwhile cost one more load, and a single change shows as soon as it can.
+ */
+export function scheduleApply(): void {
   clearTimeout(app.applyTimer);
   app.applyTimer = setTimeout(() => {
     app.applyTimer = undefined;
     if (JSON.stringify(currentBootConfig()) !== app.loadedConfig) requestReload();
     updatePending();
-  }, delay);
+  });
   updatePending();
 }
 
-function numberWidget(id: string, variable: Extract<CompositionVariable, { type: "number" }>, value: unknown, apply: (value: number, delay: number) => void): HTMLElement[] {
+function numberWidget(id: string, variable: Extract<CompositionVariable, { type: "number" }>, value: unknown, apply: (value: number) => void): HTMLElement[] {
   const input = element("input", { id, type: "number", min: variable.min, max: variable.max, step: variable.step ?? "any" });
   input.value = String(value);
   const parts: HTMLElement[] = [input];
@@ -81,7 +83,7 @@ function numberWidget(id: string, variable: Extract<CompositionVariable, { type:
     range.value = String(value);
     range.addEventListener("input", () => {
       input.value = range.value;
-      apply(Number(range.value), 0);
+      apply(Number(range.value));
     });
     parts.push(range);
     slider = range;
@@ -90,17 +92,17 @@ function numberWidget(id: string, variable: Extract<CompositionVariable, { type:
   input.addEventListener("input", () => {
     if (input.value.trim() === "" || !Number.isFinite(input.valueAsNumber)) return;
     if (slider) slider.value = input.value;
-    apply(input.valueAsNumber, TYPING_DELAY_MS);
+    apply(input.valueAsNumber);
   });
   return parts;
 }
 
 /** A table for a JSON list of records: a row per record, a text field per cell; rows can be added and removed. */
-function recordTable(id: string, label: string, initial: RecordRow[], apply: (text: string, delay: number) => void): HTMLElement {
+function recordTable(id: string, label: string, initial: RecordRow[], apply: (text: string) => void): HTMLElement {
   let rows = initial.map((row) => ({ ...row }));
   const columns = recordColumns(rows);
   const table = element("table", { id, class: "records", "aria-label": label });
-  const commit = (delay: number) => apply(JSON.stringify(rows), delay);
+  const commit = () => apply(JSON.stringify(rows));
   const draw = () => {
     const head = element("tr", {}, ...columns.map((column) => element("th", { scope: "col" }, column)), element("th", {}, ""));
     const body = rows.map((row, index) => {
@@ -109,7 +111,7 @@ function recordTable(id: string, label: string, initial: RecordRow[], apply: (te
         input.value = row[column] === undefined ? "" : String(row[column]);
         input.addEventListener("input", () => {
           row[column] = cellValue(rows, column, input.value);
-          commit(TYPING_DELAY_MS);
+          commit();
         });
         return element("td", {}, input);
       });
@@ -117,7 +119,7 @@ function recordTable(id: string, label: string, initial: RecordRow[], apply: (te
       remove.addEventListener("click", () => {
         rows = rows.filter((_, other) => other !== index);
         draw();
-        commit(0);
+        commit();
       });
       return element("tr", {}, ...cells, element("td", {}, remove));
     });
@@ -128,7 +130,7 @@ function recordTable(id: string, label: string, initial: RecordRow[], apply: (te
   add.addEventListener("click", () => {
     rows.push(Object.fromEntries(columns.map((column) => [column, cellValue(rows, column, "")])));
     draw();
-    commit(0);
+    commit();
   });
   return element("div", { class: "records-editor" }, table, add);
 }
@@ -141,7 +143,7 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
   row.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
   const control = element("div", { class: "control" });
   row.append(element("label", { for: id }, variable.label), control);
-  const apply = (next: unknown, delay: number) => setValue(scope, variable, next, delay);
+  const apply = (next: unknown) => setValue(scope, variable, next);
 
   switch (variable.type) {
     case "string": {
@@ -152,7 +154,7 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
       }
       const input = element("input", { id, type: "text", placeholder: variable.placeholder, maxlength: variable.maxLength });
       input.value = String(value);
-      input.addEventListener("input", () => apply(variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength), TYPING_DELAY_MS));
+      input.addEventListener("input", () => apply(variable.maxLength === undefined ? input.value : input.value.slice(0, variable.maxLength)));
       control.append(input);
       break;
     }
@@ -165,7 +167,7 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
       const hex = element("span", { class: "hex" }, input.value);
       input.addEventListener("input", () => {
         hex.textContent = input.value;
-        apply(input.value, 0);
+        apply(input.value);
       });
       control.append(input, hex);
       break;
@@ -173,7 +175,7 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
     case "boolean": {
       const input = element("input", { id, type: "checkbox" });
       input.checked = Boolean(value);
-      input.addEventListener("change", () => apply(input.checked, 0));
+      input.addEventListener("change", () => apply(input.checked));
       control.append(input);
       break;
     }
@@ -181,7 +183,7 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
       const select = element("select", { id });
       for (const option of variable.options) select.append(element("option", { value: option.value }, option.label));
       select.value = String(value);
-      select.addEventListener("change", () => apply(select.value, 0));
+      select.addEventListener("change", () => apply(select.value));
       control.append(select);
       break;
     }

@@ -195,19 +195,27 @@ function readTimeline(api: ComposeApi, info: CompositionInfo, iframe: HTMLIFrame
   updateTiming();
 }
 
+/** Whether the instance of the host `id` in the page shown has timed media, which a remount would leave unprepared; true when it cannot be told. */
+function instanceHasMedia(iframe: HTMLIFrameElement, id: string): boolean {
+  const frame = iframe.contentDocument?.querySelector<HTMLIFrameElement>(`[data-composition-src][data-composition-id="${CSS.escape(id)}"] > iframe[data-compose-instance]`);
+  const api = (frame?.contentWindow as (Window & { __compose?: ComposeApi }) | null | undefined)?.__compose;
+  return api === undefined || api.describeMedia().length > 0;
+}
+
 /**
  * Applies an edit of instance values alone to the page shown: only those instances are mounted
  * again, with their new values, and the frame is seeked again; the composition and its other
  * instances stay loaded. False when the whole page must be loaded again instead: its file or its
- * own values changed, it builds up history, it has media to prepare, or the remount failed.
+ * own values changed, it builds up history, an edited instance has media to prepare, or the
+ * remount failed.
  */
 async function remountEditedInstances(): Promise<boolean> {
   const { api, state, loadedConfig } = app;
   const iframe = document.getElementById("composition") as HTMLIFrameElement | null;
-  if (!api || !state || !iframe || loadedConfig === undefined || app.loadedPage !== pageVersion() || app.needsHistory || app.media.length > 0) return false;
+  if (!api || !state || !iframe || loadedConfig === undefined || app.loadedPage !== pageVersion() || app.needsHistory) return false;
   const config = currentBootConfig();
   const changes = instanceChanges(JSON.parse(loadedConfig) as BootConfig, config, state.instances);
-  if (!changes) return false;
+  if (!changes || Object.keys(changes).some((id) => instanceHasMedia(iframe, id))) return false;
   setStatus("loading…");
   let info: CompositionInfo | undefined;
   try {
