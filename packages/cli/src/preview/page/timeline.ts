@@ -7,6 +7,7 @@ import type { AnimationSegment } from "./animations.js";
 import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
 import { isMuted, setMuted } from "./sound.js";
 import { seekTo, setPlaying } from "./viewer.js";
+import { waveformCanvas } from "./waveform.js";
 
 /** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
 const LABEL_WIDTH = 140;
@@ -105,6 +106,7 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
   }
   const media = entry.kind === "audio" || entry.kind === "video" ? app.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible) : undefined;
   if (media) {
+    clip.append(waveformCanvas(media, length * scale, length));
     clip.dataset.mediaKey = media.key;
     clip.dataset.playing = "false";
     const mute = element("button", { type: "button", class: "mute", "aria-pressed": String(isMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` }, isMuted(media.key) ? "🔇" : "🔊");
