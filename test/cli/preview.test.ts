@@ -105,10 +105,14 @@ describe("compose preview", () => {
       expect(firstScript).toMatch(/src="\/__compose\/runtime\.js/);
       expect(html.indexOf(firstScript)).toBe(html.indexOf("<head>") + "<head>".length);
     }
+    // The bundle is the same for every frame and kept by the browser; the boot call follows it inline.
+    expect(index).toContain(`${/<script\b[^>]*><\/script>/.exec(index)![0]}<script>;window.__composeBoot({"variables":{"title":"Hi"}});</script>`);
+    expect(card).toContain("<script>;window.__composeBoot({});</script>");
     const runtimeUrl = /src="([^"]+)"/.exec(index)![1]!;
-    const runtime = await (await fetch(new URL(runtimeUrl, url))).text();
-    expect(runtime).toContain("__composeBoot");
-    expect(runtime.trimEnd().endsWith(';window.__composeBoot({"variables":{"title":"Hi"}});')).toBe(true);
+    expect(/src="([^"]+)"/.exec(card)![1]).toBe(runtimeUrl);
+    const runtime = await fetch(new URL(runtimeUrl, url));
+    expect(await runtime.text()).toContain("__composeBoot");
+    expect(runtime.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${url}..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
   });
 
