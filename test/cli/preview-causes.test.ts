@@ -15,6 +15,14 @@ const BROKEN_HTML = compositionHtml({
   after: `<script src="lib/absent.js"></script>
 <script>absentLibrary.draw();</script>`,
 });
+/** A data file fetched and a background image from a style sheet, neither there. */
+const DATA_HTML = compositionHtml({
+  id: "data",
+  duration: 0.5,
+  css: `#panel { position: absolute; inset: 0; background-image: url("images/backdrop.png"); }`,
+  body: `<div id="panel" data-start="0" data-duration="0.5" data-track-index="0"></div>`,
+  after: `<script>__compose.waitFor(fetch("data/rows.json").then((response) => (response.ok ? response.json() : [])), "rows");</script>`,
+});
 const IMAGE_ONLY_HTML = compositionHtml({ id: "image-only", duration: 0.5, body: `<img src="gone.png" data-start="0" data-duration="0.5" data-track-index="0">` });
 
 const lineOf = (html: string, text: string) => html.slice(0, html.indexOf(text)).split("\n").length;
@@ -23,7 +31,7 @@ let project: TempProject;
 let preview: PreviewSession;
 
 beforeAll(async () => {
-  project = await createProject({ "index.html": BROKEN_HTML, "image-only.html": IMAGE_ONLY_HTML }, { prefix: "compose-preview-causes-" });
+  project = await createProject({ "index.html": BROKEN_HTML, "image-only.html": IMAGE_ONLY_HTML, "data.html": DATA_HTML }, { prefix: "compose-preview-causes-" });
   preview = await openPreview(project.dir);
   await preview.page.waitForSelector("#load-failures li");
 }, 120_000);
@@ -55,6 +63,15 @@ describe("causes on screen", () => {
     const shown = await items("#frame-findings li");
     expect(shown.filter((item) => item.code === "missing-asset")).toHaveLength(2);
     expect(await preview.page.isVisible("#frame-findings")).toBe(true);
+  });
+
+  it("lists a fetch() answered 404 and a style sheet's background image that failed, with the line that asked for each", async () => {
+    await preview.page.goto(`${preview.url}?composition=data.html`);
+    await preview.settled(0);
+    await preview.page.waitForFunction(() => document.querySelectorAll("#load-failures li").length === 2);
+    const failures = (await items("#load-failures li")).map((item) => `${item.code} ${item.text}`);
+    expect(failures).toContainEqual(expect.stringContaining(`missing-asset fetch data/rows.json failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "data/rows.json")})`));
+    expect(failures).toContainEqual(expect.stringContaining(`missing-asset image images/backdrop.png failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "images/backdrop.png")})`));
   });
 
   it("renders with missing assets allowed when the render panel says so, with render's warning", async () => {

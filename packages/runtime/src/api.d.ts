@@ -75,7 +75,7 @@ export interface PageError {
 
 /** A resource of the page that failed to load (an element's `error` event, or a web font that could not load). */
 export interface LoadFailure {
-  type: "image" | "script" | "stylesheet" | "media" | "document" | "font" | "other";
+  type: "image" | "script" | "stylesheet" | "media" | "document" | "font" | "fetch" | "other";
   /** Path in the project (a URL when it is elsewhere); for a font, `font-family <name>`. */
   url: string;
   /** The reference as the document wrote it (an attribute's value; a font's family). */
@@ -195,7 +195,11 @@ export interface ComposeApi {
    * handler is registered, which could. False means the gains are those the page had at ready.
    */
   readonly volumesMayChange: boolean;
-  /** Resources that failed to load since injection: this frame's, then its same-origin child frames'. */
+  /**
+   * Resources that failed to load since injection: this frame's, then its same-origin child frames'.
+   * Each one found, however late, fires a `compose:loadfailure` event on its frame's window and
+   * every same-origin window above it.
+   */
   readonly loadFailures: readonly LoadFailure[];
   /** Errors collected since injection (a copy): this frame's, then its same-origin child frames' (instances, iframes). */
   readonly errors: readonly PageError[];

@@ -1,4 +1,5 @@
 import { applyInheritedStyle, type InheritedStyle } from "./frame-styles.js";
+import { CSS_URL, readableRules } from "./style-rules.js";
 
 /**
  * What a sub-composition instance gets from its host, as an inline piece of the host would: the
@@ -77,21 +78,9 @@ async function loadOwnLibraries(): Promise<Library[]> {
 
 /** @font-face rules of this document's readable style sheets, their url()s resolved where the sheet is. */
 function ownFontFaces(): string[] {
-  const faces: string[] = [];
-  for (const sheet of Array.from(document.styleSheets)) {
-    let rules: CSSRuleList;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      continue; // another origin's sheet cannot be read
-    }
-    const base = sheet.href ?? document.baseURI;
-    for (const rule of Array.from(rules)) {
-      if (!(rule instanceof CSSFontFaceRule)) continue;
-      faces.push(rule.cssText.replace(/url\(\s*(["']?)([^"')]+)\1\s*\)/g, (_, _quote: string, url: string) => `url("${new URL(url, base).href}")`));
-    }
-  }
-  return faces;
+  return readableRules()
+    .filter(({ rule }) => rule instanceof CSSFontFaceRule)
+    .map(({ rule, base }) => rule.cssText.replace(CSS_URL, (_, _quote: string, url: string) => `url("${new URL(url, base).href}")`));
 }
 
 /** What an instance mounted in `host` inherits from this frame. */

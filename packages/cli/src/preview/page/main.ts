@@ -4,7 +4,7 @@
 // script (the same bundle and boot call render injects), booted with the variables chosen here.
 import { app, frameTime } from "./app-state.js";
 import { $, $input, $select, errorText } from "./dom.js";
-import { setStatus } from "./findings.js";
+import { setStatus, showFrameErrors } from "./findings.js";
 import { bindProject, listenForChanges, refresh } from "./project.js";
 import { bindRenderPanel, updateCommand } from "./render-panel.js";
 import { bindTimeline, zoomBy } from "./timeline.js";
@@ -69,6 +69,9 @@ function bindKeyboard(): void {
 }
 
 async function start(): Promise<void> {
+  // The runtime of every composition frame announces each load failure it finds, even one after
+  // the frame was shown (a background image, a late fetch), on every window above it.
+  window.addEventListener("compose:loadfailure", () => showFrameErrors());
   bindTransport();
   bindVariables();
   bindKeyboard();
