@@ -172,14 +172,28 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
   const renders = createRenderJobs({ root, execute: options.executeRender });
 
-  const state = async (file: string) => ({
+  const readState = async (file: string) => ({
     ...(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
     compositions: await listCompositions(root),
     pathIsFolder: options.pathIsFolder,
   });
+  /** What the page asks for, read once per composition and project version: every tab and reload of a version shares it. */
+  const answers = new Map<string, Promise<unknown>>();
+  const answer = (name: "state" | "lint", file: string): Promise<unknown> => {
+    const key = `${name} ${version} ${file}`;
+    if (!answers.has(key)) {
+      const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version });
+      // A read that failed is tried again on the next request.
+      answers.set(key, read.catch((error: unknown) => (answers.delete(key), Promise.reject(error))));
+    }
+    return answers.get(key)!;
+  };
+  // Read before the page asks, so the first page's first frame does not wait for it.
+  void answer("state", defaultEntry).catch(() => undefined);
 
   const announceChange = (files: string[]) => {
     version++;
+    answers.clear();
     const data = JSON.stringify({ version, files });
     for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
   };
@@ -272,7 +286,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         const composition = url.searchParams.get("composition");
         const file = await entryFor(composition);
         if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
-        return sendJson(response, 200, name === "state" ? await state(file) : await lintEntry({ entryFile: file, cwd: options.cwd, version }));
+        return sendJson(response, 200, await answer(name, file));
       }
       if (name === "events") return events(request, response);
       const renderEvents = /^renders\/(\d+)\/events$/.exec(name);

@@ -5,7 +5,7 @@
 import { app, frameTime } from "./app-state.js";
 import { $, $input, $select, errorText } from "./dom.js";
 import { setStatus, showFrameErrors } from "./findings.js";
-import { bindProject, listenForChanges, refresh } from "./project.js";
+import { bindProject, listenForChanges, refresh, showProject } from "./project.js";
 import { bindRenderPanel, updateCommand } from "./render-panel.js";
 import { bindTimeline, zoomBy } from "./timeline.js";
 import { buildVariablesPanel, resetValues, scheduleApply } from "./variables-panel.js";
@@ -85,7 +85,7 @@ async function start(): Promise<void> {
     return;
   }
   listenForChanges();
-  requestReload();
+  showProject();
 }
 
 void start();

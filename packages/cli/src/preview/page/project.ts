@@ -8,7 +8,7 @@ import { buildRenderPanel, updateCommand } from "./render-panel.js";
 import { resetTimeline } from "./timeline.js";
 import { adoptDeclarations } from "./values.js";
 import { buildVariablesPanel, resetInstanceValues } from "./variables-panel.js";
-import { fitStage, requestReload, updateTiming } from "./viewer.js";
+import { fitStage, requestReload, updateTiming, whenIdle } from "./viewer.js";
 
 /** The composition this tab shows, kept in its URL (`?composition=scenes/intro.html`); "" for the one compose preview was given. */
 export function chosenComposition(): string {
@@ -25,9 +25,11 @@ async function fetchProject<T>(name: "state" | "lint"): Promise<T> {
 
 let lintRequests = 0;
 
-/** Lint runs beside the frame's load, not before it; only the answer to the latest request is shown. */
+/** Lint is asked for once the frame shows, so it never delays it; only the answer to the latest request is shown. */
 async function refreshLint(): Promise<void> {
   const request = ++lintRequests;
+  await whenIdle();
+  if (request !== lintRequests) return;
   let lint: PreviewLint;
   try {
     lint = await fetchProject<PreviewLint>("lint");
@@ -43,7 +45,6 @@ export async function refresh(): Promise<void> {
   const previous = app.state;
   const state = await fetchProject<PreviewState>("state");
   app.state = state;
-  void refreshLint();
   const declarationsChanged = JSON.stringify(previous?.variables) !== JSON.stringify(state.variables);
   const instancesChanged = JSON.stringify(previous?.instances) !== JSON.stringify(state.instances);
   if (declarationsChanged) app.values = adoptDeclarations(state.variables, previous?.variables, app.values);
@@ -93,11 +94,17 @@ async function refreshAndReload(): Promise<void> {
   } catch (error) {
     setStatus(errorText(error), true);
   }
-  requestReload();
+  showProject();
 }
 
 export function bindProject(): void {
   $select("composition-list").addEventListener("change", () => void pickComposition($select("composition-list").value));
+}
+
+/** The first frame of the page, then its lint. */
+export function showProject(): void {
+  requestReload();
+  void refreshLint();
 }
 
 export function listenForChanges(): void {

@@ -103,7 +103,7 @@ export function updatePending(): void {
   if (!pending) for (const resolve of app.idleWaiters.splice(0)) resolve();
 }
 
-function whenIdle(): Promise<void> {
+export function whenIdle(): Promise<void> {
   if (!app.busy && !app.wantReload) return Promise.resolve();
   return new Promise((resolve) => app.idleWaiters.push(resolve));
 }
