@@ -91,7 +91,8 @@ export class AssetWatch {
   }
 
   #initiator(initiator: Protocol.Network.Initiator): string | undefined {
-    const frame = initiator.stack?.callFrames[0];
+    // The page's own call: the runtime, injected without a URL, watches fetch() from inside it.
+    const frame = initiator.stack?.callFrames.find((call) => call.url !== "");
     const url = frame?.url ?? initiator.url;
     if (!url) return undefined;
     const line = frame ? frame.lineNumber + 1 : initiator.lineNumber === undefined ? undefined : initiator.lineNumber + 1;
