@@ -6,7 +6,7 @@
  * page to a finished mp4 with the page's variable values (top level and per instance), refusals
  * and cancel.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeFrame, ffprobe, hex, isColour, videoStream } from "../support/media.js";
@@ -224,6 +224,19 @@ describe("variables of sub-composition instances", () => {
       `(doc) => { const inner = doc.querySelector("#card iframe").contentDocument; return inner.defaultView.getComputedStyle(inner.getElementById("tint")).backgroundColor; }`,
     );
     expect(tint).toBe("rgb(255, 0, 255)");
+    expect(await preview.inComposition<boolean>(`(doc) => doc.defaultView.keptAcrossTheEdit === true`)).toBe(true);
+  });
+
+  it("mounts again only the instances of a saved instance file, with their values", async () => {
+    await writeFile(project.path("card.html"), CARD_HTML.replace("</body>", `<p id="saved">saved</p></body>`));
+    await preview.page.waitForFunction(() => {
+      const inner = (document.getElementById("composition") as HTMLIFrameElement | null)?.contentDocument?.querySelector<HTMLIFrameElement>("#card iframe")?.contentDocument;
+      return document.getElementById("stage")!.dataset.pending === "false" && inner?.getElementById("saved") !== null && inner?.getElementById("saved") !== undefined;
+    }, undefined, { timeout: 20_000 });
+    const tint = await preview.inComposition<string>(
+      `(doc) => { const inner = doc.querySelector("#card iframe").contentDocument; return inner.defaultView.getComputedStyle(inner.getElementById("tint")).backgroundColor; }`,
+    );
+    expect(tint, "the edited value stays").toBe("rgb(255, 0, 255)");
     expect(await preview.inComposition<boolean>(`(doc) => doc.defaultView.keptAcrossTheEdit === true`)).toBe(true);
   });
 });

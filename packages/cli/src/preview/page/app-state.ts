@@ -25,6 +25,8 @@ export interface App {
   loadedConfig: string | undefined;
   /** The composition page (its URL and project version, without the config) the current iframe was loaded from. */
   loadedPage: string | undefined;
+  /** Project files saved since the current iframe was loaded (paths relative to the project). */
+  savedFiles: Set<string>;
   /** The current iframe's window.__compose, once ready. */
   api: ComposeApi | undefined;
   wantReload: boolean;
@@ -56,6 +58,7 @@ export const app: App = {
   instanceValues: {},
   loadedConfig: undefined,
   loadedPage: undefined,
+  savedFiles: new Set(),
   api: undefined,
   wantReload: false,
   busy: false,

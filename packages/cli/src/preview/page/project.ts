@@ -108,5 +108,8 @@ export function showProject(): void {
 }
 
 export function listenForChanges(): void {
-  new EventSource("/__compose/events").addEventListener("change", () => void refreshAndReload());
+  new EventSource("/__compose/events").addEventListener("change", (event) => {
+    for (const file of (JSON.parse((event as MessageEvent<string>).data) as { files: string[] }).files) app.savedFiles.add(file);
+    void refreshAndReload();
+  });
 }

@@ -9,7 +9,7 @@ import { setStatus, showFrameErrors } from "./findings.js";
 import { prepareFrameMedia, setMedia, syncSound } from "./sound.js";
 import { animationSegments, type AnimationSegment } from "./animations.js";
 import { drawTimeline, movePlayhead, setTimelineEntries } from "./timeline.js";
-import { instanceChanges, type BootConfig } from "./values.js";
+import { instanceChanges, type BootConfig, type Values } from "./values.js";
 import { currentBootConfig } from "./variables-panel.js";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -203,19 +203,45 @@ function instanceHasMedia(iframe: HTMLIFrameElement, id: string): boolean {
 }
 
 /**
- * Applies an edit of instance values alone to the page shown: only those instances are mounted
- * again, with their new values, and the frame is seeked again; the composition and its other
- * instances stay loaded. False when the whole page must be loaded again instead: its file or its
- * own values changed, it builds up history, an edited instance has media to prepare, or the
- * remount failed.
+ * The instances of the page shown to mount again for the files saved since it loaded: those whose
+ * host names one of them, by data-composition-id. Undefined when a saved file is anything else
+ * (the composition's own file, a style sheet, a library), which the whole page must load again for.
+ */
+function resavedInstances(iframe: HTMLIFrameElement, files: readonly string[]): Record<string, Values> | undefined {
+  const doc = iframe.contentDocument;
+  if (!doc) return undefined;
+  const hosts = new Map<string, Element[]>();
+  for (const host of doc.querySelectorAll("[data-composition-src][data-composition-id]")) {
+    const file = decodeURIComponent(new URL(host.getAttribute("data-composition-src")!, doc.baseURI).pathname.slice(1));
+    hosts.set(file, [...(hosts.get(file) ?? []), host]);
+  }
+  const resaved: Record<string, Values> = {};
+  for (const file of files) {
+    const saved = hosts.get(file.split("\\").join("/"));
+    if (!saved) return undefined;
+    for (const host of saved) resaved[host.getAttribute("data-composition-id")!] = JSON.parse(host.getAttribute("data-variable-values") ?? "{}") as Values;
+  }
+  return resaved;
+}
+
+/**
+ * Applies an edit of instance values, or a save of instance files, alone to the page shown: only
+ * those instances are mounted again and the frame is seeked again; the composition and its other
+ * instances stay loaded. False when the whole page must be loaded again instead: its own file or
+ * values changed, it builds up history, an instance to mount has media to prepare, or the remount
+ * failed.
  */
 async function remountEditedInstances(): Promise<boolean> {
   const { api, state, loadedConfig } = app;
   const iframe = document.getElementById("composition") as HTMLIFrameElement | null;
-  if (!api || !state || !iframe || loadedConfig === undefined || app.loadedPage !== pageVersion() || app.needsHistory) return false;
+  if (!api || !state || !iframe || loadedConfig === undefined || app.loadedPage?.split("?")[0] !== state.entry.url || app.needsHistory) return false;
+  const resaved = app.loadedPage === pageVersion() ? {} : app.savedFiles.size > 0 ? resavedInstances(iframe, [...app.savedFiles]) : undefined;
   const config = currentBootConfig();
-  const changes = instanceChanges(JSON.parse(loadedConfig) as BootConfig, config, state.instances);
-  if (!changes || Object.keys(changes).some((id) => instanceHasMedia(iframe, id))) return false;
+  const edited = instanceChanges(JSON.parse(loadedConfig) as BootConfig, config, state.instances);
+  if (!resaved || !edited) return false;
+  const changes = { ...resaved, ...edited };
+  // Nothing of these changed: the reload was asked for something else (another fps, say).
+  if (Object.keys(changes).length === 0 || Object.keys(changes).some((id) => instanceHasMedia(iframe, id))) return false;
   setStatus("loading…");
   let info: CompositionInfo | undefined;
   try {
@@ -226,6 +252,8 @@ async function remountEditedInstances(): Promise<boolean> {
   }
   if (info?.needsHistory) return false;
   app.loadedConfig = JSON.stringify(config);
+  app.loadedPage = pageVersion();
+  app.savedFiles.clear();
   if (info) readTimeline(api, info, iframe);
   app.shown = undefined;
   app.frameErrors = (info?.timingErrors ?? []).map((error) => `timing: ${error.message}`);
@@ -243,6 +271,7 @@ async function loadFrame(): Promise<void> {
   const config = JSON.stringify(currentBootConfig());
   const { width, height } = compositionSize();
   const page = pageVersion();
+  app.savedFiles.clear();
   const url = `${state.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(config)}&v=${state.version}`;
   const iframe = element("iframe", { class: "composition loading", title: "composition", width, height, src: url });
   setStatus("loading…");
