@@ -3,7 +3,7 @@ export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarnin
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
-export type { CaptureMode } from "./1-load/browser/frame-capturer.js";
+export type { CaptureMode } from "./1-load/browser/composition-page.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.

@@ -7,7 +7,7 @@ import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
 import type { LoadedComposition } from "../1-load/load-composition.js";
-import { shiftClips } from "../1-load/media/audio-mix.js";
+import { shiftClips } from "./shift-clips.js";
 import { audioFileName } from "../output/output-names.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";

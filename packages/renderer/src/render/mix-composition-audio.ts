@@ -7,7 +7,7 @@ import type { CompositionPage } from "../1-load/browser/composition-page.js";
 import { frameTime } from "../common/frame-ranges.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
-import { withRenderContext, type RenderHooks } from "../1-load/render-context.js";
+import { withRenderContext, type RenderHooks } from "./render-context.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageFile } from "../output/staged-output.js";
 
