@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
+import { audioClip } from "../1-load/media/audio-clip.test-helpers.js";
 import { shiftClips } from "./shift-clips.js";
 
-const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
-  key: "0",
-  input: { location: "tone.wav" },
-  start: 0.5,
-  duration: 2,
-  mediaStart: 0,
-  volume: 1,
-  playbackRate: 1,
-  channels: 2,
-  ...over,
-});
+const clip = audioClip;
 
 describe("shiftClips", () => {
   it("cuts what began before the slice and drops what ended before it", () => {

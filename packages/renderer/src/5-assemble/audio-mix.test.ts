@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AudioClip } from "../1-load/media/audio-clip.js";
+import { audioClip } from "../1-load/media/audio-clip.test-helpers.js";
 import { mixArgs, tempoFactors } from "./audio-mix.js";
 
-const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
-  key: "0",
-  input: { location: "tone.wav" },
-  start: 0.5,
-  duration: 2,
-  mediaStart: 0,
-  volume: 1,
-  playbackRate: 1,
-  channels: 2,
-  ...over,
-});
+const clip = audioClip;
 
 const FLOAT_STEREO = "aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo";
 
