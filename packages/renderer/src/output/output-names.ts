@@ -18,3 +18,8 @@ export function isSequenceFrameName(name: string): boolean {
 export function audioFileName(format: OutputFormat): string {
   return FORMAT_TABLE[format].audio.file;
 }
+
+/** `chunk-00003.mp4`: the part chunk `index` of a render split across machines is encoded into (a folder for png-sequence). */
+export function chunkFileName(index: number, format: OutputFormat): string {
+  return `chunk-${String(index).padStart(5, "0")}${FORMAT_TABLE[format].extension}`;
+}

@@ -99,7 +99,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   };
 }
 
-function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
+export function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
   emit({
     type: "started",
     composition: plan.composition.id,
