@@ -129,6 +129,22 @@ async function main(): Promise<void> {
     if (i < WHOLE) await send("whole");
   }
 
+  // Every request to its end, as its server tells it (a server may not answer while Redis restarts).
+  const watching = (async () => {
+    while (sent.some((request_) => !request_.endedAt) && Date.now() < deadline) {
+      for (const request_ of sent.filter((candidate) => !candidate.endedAt)) {
+        const status = await request(`${request_.server.url}/render/${request_.id}`).catch(() => undefined);
+        const state = status?.status === 200 ? (status.json.state as string) : undefined;
+        if (state !== "completed" && state !== "failed" && state !== "cancelled") continue;
+        request_.state = state;
+        request_.code = status?.json.error?.code;
+        request_.message = status?.json.error?.message;
+        request_.endedAt = Date.now();
+      }
+      await sleep(500);
+    }
+  })();
+
   /** Every worker's log lines, newest last. */
   const lines = () => everyWorker.flatMap((worker) => worker.lines().map((line) => ({ ...line, worker }))).sort((a, b) => a.at - b.at);
   const firstLine = async (test: (line: ReturnType<typeof lines>[number]) => boolean, timeoutMs = 120_000) => {
@@ -142,7 +158,7 @@ async function main(): Promise<void> {
   };
   /** A task a live worker has started and not yet ended. */
   const running = (filter: (id: string) => boolean) =>
-    firstLine((line) => line.verb === "started" && filter(line.id) && alive(line.worker) && !lines().some((later) => later.id === line.id && later.at >= line.at && later !== line && later.worker === line.worker));
+    firstLine((line) => line.verb === "started" && filter(line.id) && alive(line.worker) && !lines().some((later) => later.id === line.id && later.at >= line.at && later.verb !== "started" && later.worker === line.worker));
   /** When a task ran to its end after `since`, on any worker. */
   const taskDone = (id: string, since: number) => firstLine((line) => line.id === id && line.at >= since && (line.verb === "finished" || line.verb === "failed"));
 
@@ -213,20 +229,7 @@ async function main(): Promise<void> {
     })(),
   );
 
-  // Every request to its end, as its server tells it.
-  for (const request_ of sent) {
-    while (!request_.endedAt && Date.now() < deadline) {
-      const status = await request(`${request_.server.url}/render/${request_.id}`).catch(() => undefined);
-      const state = status?.status === 200 ? (status.json.state as string) : undefined;
-      if (state === "completed" || state === "failed" || state === "cancelled") {
-        request_.state = state;
-        request_.code = status?.json.error?.code ?? status?.json.code;
-        request_.message = status?.json.error?.message ?? status?.json.message;
-        request_.endedAt = Date.now();
-      } else await sleep(500);
-    }
-  }
-  await Promise.all(recoveries);
+  await Promise.all([watching, ...recoveries]);
   await renders.close();
 
   const codes = await documentedCodes();

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -42,6 +42,7 @@ export interface RedisServer {
  * directory is the caller's to remove.
  */
 export async function startRedis(binary: string, requested?: number, appendOnlyDir?: string): Promise<RedisServer> {
+  if (appendOnlyDir) await mkdir(appendOnlyDir, { recursive: true });
   const dir = appendOnlyDir ?? (await mkdtemp(join(tmpdir(), "compose-redis-")));
   const persistence = appendOnlyDir ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   for (let attempt = 1; ; attempt++) {
