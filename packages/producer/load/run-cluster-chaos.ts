@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   } else problem("no chunk ran to kill a worker in");
 
   // 2. A worker stopped with SIGTERM while it renders: it hands its task back.
-  const task = await running(() => true);
+  const task = await running((id) => id !== chunk?.id);
   if (task) {
     const fault: Fault = { name: "SIGTERM, mid-task", target: task.id, at: Date.now() };
     faults.push(fault);
