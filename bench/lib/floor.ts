@@ -10,6 +10,7 @@ import { openCompositionPage } from "../../packages/renderer/src/1-load/browser/
 import { launchBrowser } from "../../packages/renderer/src/1-load/browser/launch-browser.js";
 import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
 import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
+import { takeFrame } from "../../packages/renderer/src/3-capture/take-frame.js";
 import { cacheRoot } from "../../packages/renderer/src/common/cache.js";
 import { defaultFontconfig, GENERIC_FAMILIES } from "../../packages/renderer/src/1-load/fonts/default-fonts.js";
 import { prepareMedia } from "../../packages/renderer/src/1-load/media/prepare-media.js";
@@ -42,7 +43,7 @@ const sink = encoderSink({ format: "mp4", fps, quality, width: composition.width
 const capture = { image: "jpeg" as const, jpegQuality: 80, reuseFrames: false };
 let last: Buffer | undefined;
 for (let frame = 0; frame < frames; frame++) {
-  const result = await page.frameAt(frame / fps, capture);
+  const result = await takeFrame(page, frame / fps, capture);
   if (result.kind === "image") last = result.data;
   await sink.take({ kind: "image", data: last! });
 }

@@ -15,7 +15,7 @@ import { RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { ffprobe, type ProbeResult } from "../support/media.js";
 import { compositionHtml } from "../support/project.js";
 import { validateRenderOptions } from "@compose/core";
-import { audioFileName, joinChunks, mixCompositionAudio, render, type FrameRange } from "@compose/renderer";
+import { assembleChunks, planChunks, renderRange } from "@compose/renderer";
 import {
   audioLevel,
   channelLevels,
@@ -126,25 +126,19 @@ const RENDERS: Record<RenderName, MediaRenderSpec> = {
   fadeStereoTwoWorkers: { file: "fade-stereo.html", output: "out/fade-stereo-w2.mp4", flags: ["--workers", "2"] },
 };
 
-/** Two chunks of a distributed render, split inside the fade, joined with the audio mixed for the whole. */
-const CHUNKS: FrameRange[] = [{ start: 0, end: 12 }, { start: 12, end: 30 }];
+/** Frames per chunk of a distributed render: its chunks are split inside the fade. */
+const CHUNK_SIZE = 12;
 
-/** Renders `file` as a distributed render does: the audio mixed once, the frames in chunks without audio, joined. */
+/** Renders `file` as a distributed render does: planned once with its audio mixed, each chunk's range captured from the plan, assembled. */
 async function chunkedRender(file: string, output: string): Promise<string> {
   const validated = validateRenderOptions({ format: "mp4", workers: 1 });
   if (!validated.ok) throw new Error(validated.problem.problem);
   const { options } = validated;
   const composition = renders.project.path(file);
-  const audio = await mixCompositionAudio({ composition, options, output: renders.project.path(`${output}.${audioFileName("mp4")}`) });
-  const chunks: string[] = [];
-  for (const [index, frames] of CHUNKS.entries()) {
-    const chunk = renders.project.path(`${output}.chunk-${index}.mp4`);
-    await render({ composition, output: chunk, options, frames, audio: false });
-    chunks.push(chunk);
-  }
-  const joined = renders.project.path(output);
-  await joinChunks({ chunks, format: "mp4", output: joined, audioFile: audio.audioFile });
-  return joined;
+  const root = renders.project.dir;
+  const { plan } = await planChunks({ composition, options, chunkSize: CHUNK_SIZE, root, workDir: `${output}.chunks`, output });
+  for (const index of plan.ranges.keys()) await renderRange({ composition, options, plan, root, index });
+  return (await assembleChunks({ plan, root })).output;
 }
 
 let renders: MediaRenders<RenderName>;

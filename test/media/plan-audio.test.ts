@@ -1,12 +1,12 @@
 /**
- * The audio a chunked render mixes once for the whole composition (mixCompositionAudio): volumes
+ * The audio a chunked render mixes once for the whole composition (planChunks, from its plan): volumes
  * that no script moves after load are learnt from two seeks, not one per frame; volumes that a
  * timeline or a timer moves are learnt by playing every frame. Either way the audio is the audio
  * of a single render, byte for byte.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { mixCompositionAudio, render } from "@compose/renderer";
+import { planChunks, render } from "@compose/renderer";
 import { validateRenderOptions } from "@compose/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
@@ -60,15 +60,16 @@ beforeAll(async () => {
   await generateMedia(project.dir, ["tone"]);
   for (const name of Object.keys(COMPOSITIONS) as Name[]) {
     const composition = project.path(`${name}.html`);
-    const mixed = await mixCompositionAudio({ composition, options, output: project.path(`${name}.aac`) });
-    played.set(name, mixed.playedFrames);
+    const { plan, playedFrames } = await planChunks({ composition, options, chunkSize: FRAMES, root: project.dir, workDir: `${name}-plan`, output: `${name}-chunked` });
+    played.set(name, playedFrames);
+    expect(plan.audio?.output).toBe(join(`${name}-plan`, "audio.aac"));
     await render({ composition, output: project.path(`${name}-render`), options });
   }
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(() => project?.remove());
 
 async function sameAudio(name: Name): Promise<boolean> {
-  const [mixed, rendered] = await Promise.all([readFile(project.path(`${name}.aac`)), readFile(join(project.path(`${name}-render`), "audio.aac"))]);
+  const [mixed, rendered] = await Promise.all([readFile(project.path(`${name}-plan/audio.aac`)), readFile(join(project.path(`${name}-render`), "audio.aac"))]);
   return mixed.equals(rendered);
 }
 

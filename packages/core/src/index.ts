@@ -91,13 +91,13 @@ export {
   formatOfExtension,
   formatOfOutputPath,
   QUALITY_PRESETS,
-  TRANSPARENT_FORMATS,
   type RenderOptions,
   type RenderOptionsInput,
   type OptionProblem,
   type OptionsResult,
   type OutputFormatChoice,
 } from "./options/render-options.js";
+export { FORMAT_TABLE, formatFacts, formatsWhere, contentTypeOfFile, type FormatFacts } from "./formats/format-table.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { plural } from "./text/plural.js";

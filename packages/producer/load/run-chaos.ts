@@ -10,7 +10,7 @@
  * service never hears from it, the slots come back (two more good requests complete), a request
  * cancelled while it runs ends at once, SIGTERM with renders running ends the server within its
  * grace, and no browser, ffmpeg, temporary directory or staging is left. It prints how long each
- * kind took to end.
+ * kind took to end. With `--cluster`, the cluster's chaos run instead (run-cluster-chaos.ts).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -238,4 +238,5 @@ async function main(): Promise<void> {
   console.log("chaos: ok");
 }
 
-await main();
+if (process.argv.includes("--cluster")) await import("./run-cluster-chaos.js");
+else await main();

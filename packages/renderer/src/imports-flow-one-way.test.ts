@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -26,6 +26,25 @@ const ORDER = [
   "render",
   ".",
 ];
+
+/**
+ * The load stage only loads. What is not loading has its own stage, named here by module:
+ * taking frames is capture's, the audio mix and its volume envelopes are assemble's, the
+ * render's lifetime is the render's, and the plan's types are the plan's.
+ */
+const HOMES: Record<string, string> = {
+  "frame-capturer.ts": "3-capture",
+  "take-frame.ts": "3-capture",
+  "audio-mix.ts": "5-assemble",
+  "volume-envelope.ts": "5-assemble",
+  "mix-audio.ts": "5-assemble",
+  "render-context.ts": "render",
+  "render-plan.ts": "2-plan",
+  "shift-clips.ts": "2-plan",
+};
+
+/** What the plan takes from loading: facts the load found, not decisions; every other type of the plan is declared in 2-plan. */
+const LOAD_FACTS_IN_THE_PLAN = ["AudioClip", "CaptureMode", "HdrTransfer"];
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -64,6 +83,19 @@ describe("imports flow one way", () => {
       }
     }
     expect(backwards).toEqual([]);
+  });
+
+  it("the load stage keeps only loading: capture, the audio mix, the render's lifetime and the plan live in their stages", () => {
+    const found = new Map(sourceFiles(root).map((file) => [basename(file), folderOf(file)]));
+    expect(Object.fromEntries(Object.keys(HOMES).map((name) => [name, found.get(name)]))).toEqual(HOMES);
+  });
+
+  it("the plan's types are declared in the plan stage", () => {
+    const planTypes = readFileSync(join(root, "2-plan", "render-plan.ts"), "utf8");
+    const fromLoad = [...planTypes.matchAll(/import type \{([^}]+)\} from "\.\.\/1-load\//g)].flatMap((match) => match[1]!.split(",").map((name) => name.trim()));
+    expect(fromLoad.sort()).toEqual(LOAD_FACTS_IN_THE_PLAN);
+    const declaredInLoad = sourceFiles(join(root, "1-load")).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/export (?:interface|type) (\w+)/g)].map((match) => match[1]!));
+    expect(declaredInLoad.filter((name) => /(Plan|Settings)$/.test(name))).toEqual([]);
   });
 
   it("the check sees a backward import", () => {

@@ -3,7 +3,7 @@ export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarnin
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
-export type { CaptureMode } from "./1-load/browser/frame-capturer.js";
+export type { CaptureMode } from "./1-load/browser/composition-page.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
@@ -12,10 +12,13 @@ export { runtimeBootCall, runtimeBundle, runtimeSource } from "./1-load/browser/
 // For `compose preview`: the media plans render hands its pages, for the preview's own page.
 export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./1-load/media/plan-media.js";
 
-// For distributed renders (the producer's workers): frame-range chunks rendered with `audio: false`,
-// the audio mixed once for the whole composition, and the chunks joined without re-encoding.
-export { mixCompositionAudio, type CompositionAudioRequest, type CompositionAudio } from "./render/mix-composition-audio.js";
-export { joinChunks, type JoinChunksRequest, type JoinedOutput } from "./5-assemble/join-chunks.js";
+// For distributed renders (the producer's workers): one plan with a range per chunk (its audio
+// mixed once), each range captured and encoded from that plan, the parts assembled as render() does.
+export { planChunks, type ChunksPlanRequest, type ChunksPlan } from "./render/plan-chunks.js";
+export { renderRange, type RangeRequest } from "./render/render-range.js";
+export { assembleChunks, type ChunksAssembly, type JoinedOutput } from "./render/assemble-chunks.js";
+export { planToJson, planFromJson } from "./2-plan/plan-json.js";
+export type { RenderPlan } from "./2-plan/render-plan.js";
 export { chunkProblem } from "./5-assemble/check-chunk.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { closestMatch } from "../text/closest.js";
+import { FORMAT_TABLE, formatsWhere } from "../formats/format-table.js";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
@@ -13,8 +14,6 @@ export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: str
   high: { crf: 15, x264Preset: "slow", jpegQuality: 95 },
 };
 
-/** Formats whose output keeps an alpha channel, so the page background must be transparent. */
-export const TRANSPARENT_FORMATS: readonly OutputFormat[] = ["mov", "webm", "png-sequence"];
 
 type Declarations = typeof RENDER_OPTIONS;
 /** A declared option's field: its default filled in when absent, else left out. */
@@ -56,11 +55,14 @@ function combinationProblem(options: RenderOptions, nameOf: (field: string) => s
   const conflict = (field: string, other: string) => ({ field, problem: `cannot be combined with ${nameOf(other)}: choose one` });
   if (options.crf !== undefined && options.videoBitrate !== undefined) return conflict("crf", "videoBitrate");
   if (options.hdr && options.sdr) return conflict("hdr", "sdr");
-  if (options.hdr && options.format !== "mp4") return { field: "hdr", problem: `applies to mp4 only, not ${options.format}` };
-  if (options.format === "mov" || options.format === "png-sequence") {
-    const field = options.crf !== undefined ? "crf" : options.videoBitrate !== undefined ? "videoBitrate" : undefined;
-    if (field) return { field, problem: `applies to mp4 and webm, not ${options.format}` };
-  }
+  const facts = FORMAT_TABLE[options.format];
+  const notHere = (field: string, fact: "crf" | "bitrate" | "hdr") => {
+    const formats = formatsWhere(fact);
+    return { field, problem: `applies to ${formats.join(" and ")}${formats.length === 1 ? " only" : ""}, not ${options.format}` };
+  };
+  if (options.hdr && !facts.hdr) return notHere("hdr", "hdr");
+  if (options.crf !== undefined && !facts.crf) return notHere("crf", "crf");
+  if (options.videoBitrate !== undefined && !facts.bitrate) return notHere("videoBitrate", "bitrate");
   return undefined;
 }
 
@@ -102,7 +104,7 @@ export function frameCount(durationSeconds: number, fps: number): number {
 }
 
 export function outputExtension(format: OutputFormat): string {
-  return format === "png-sequence" ? "" : `.${format}`;
+  return FORMAT_TABLE[format].extension;
 }
 
 /** The extension of the last segment of a path, lower-cased with its dot; "" when it has none. */
@@ -115,7 +117,7 @@ function extensionOf(path: string): string {
 /** The file format an output path's extension names (.mp4, .mov, .webm), if any. */
 export function formatOfExtension(path: string): OutputFormat | undefined {
   const extension = extensionOf(path);
-  return OUTPUT_FORMATS.find((format) => format !== "png-sequence" && outputExtension(format) === extension);
+  return OUTPUT_FORMATS.find((format) => FORMAT_TABLE[format].extension !== "" && FORMAT_TABLE[format].extension === extension);
 }
 
 export type OutputFormatChoice = { ok: true; format: OutputFormat } | { ok: false; problem: string };

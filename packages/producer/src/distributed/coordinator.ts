@@ -1,7 +1,6 @@
 import type { EventEmitter } from "node:events";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
 import { ProgressMeter, sumFrameStats, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
-import { chunkRanges } from "./chunk-plan.js";
 import { EventRelay } from "./event-relay.js";
 import { encodeFailure, isRelayedEvent, RETAIN_SECONDS, taskId, type PlanResult, type RelayedEvent, type RenderJobData, type TaskData } from "./protocol.js";
 import { outputFile } from "./tasks.js";
@@ -100,8 +99,9 @@ async function allOrFirstFailure<T>(start: (signal: AbortSignal) => Array<Promis
  * Runs one request: it holds a slot of the renders queue (so maxConcurrentRenders holds across
  * the cluster) while its tasks run on whichever workers are free, and relays their events onto
  * the request's job. Without chunks, one `render` task, whose events and finished event are the
- * request's. With chunks, a `plan` task (frame count and the audio mix), the `chunk` tasks in
- * parallel, then an `assemble` task that joins them; the request's events are then those of the
+ * request's. With chunks, a `plan` task (the render planned once, one range per chunk, stored
+ * with its hash, and the audio mixed), the `chunk` tasks in parallel (each given its range and
+ * the plan's hash), then an `assemble` task that joins them; the request's events are then those of the
  * whole, as render() reports its workers'. Task ids derive from the request id, so a
  * coordinator restarted elsewhere after its worker died finds the tasks already queued or done
  * instead of adding them again. Ids of the tasks it queued are pushed to `created`.
@@ -128,7 +128,7 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
     const plan = await waitTask<PlanResult>(context, planId, signal, relay.send);
 
     const output = outputFile(context.outputsDir, data.outputName);
-    const ranges = chunkRanges(plan.totalFrames, data.chunkSize);
+    const { ranges, hash: planHash } = plan;
     const meter = new ProgressMeter(plan.totalFrames, relay.send);
     const done = ranges.map(() => 0);
     const report = () => meter.advanceTo(done.reduce((sum, frames) => sum + frames, 0));
@@ -138,7 +138,7 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
     await context.tasks.addBulk(
       ranges.map((frames, index) => ({
         name: "chunk",
-        data: { ...base, kind: "chunk" as const, index, count: ranges.length, frames },
+        data: { ...base, kind: "chunk" as const, index, count: ranges.length, frames, planHash },
         opts: { ...TASK_OPTIONS, jobId: ids[index]! },
       })),
     );
@@ -168,7 +168,7 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
 
     meter.assembling();
     const assembleId = taskId(requestId, "assemble");
-    await add(assembleId, { ...base, kind: "assemble", count: ranges.length, frames: plan.totalFrames, audio: plan.audio });
+    await add(assembleId, { ...base, kind: "assemble", count: ranges.length, planHash });
     const joined = await waitTask<JoinedOutput>(context, assembleId, signal);
     return {
       type: "finished",

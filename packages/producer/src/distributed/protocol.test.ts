@@ -1,34 +1,7 @@
-/** The pure parts of the distributed queue: chunk planning, job input cap, failure codes, names. */
+/** The pure parts of the distributed queue: job input cap, failure codes, names. */
 import { describe, expect, it } from "vitest";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
-import { chunkRanges } from "./chunk-plan.js";
-import { checkPayloadSize, chunkPath, decodeFailure, encodeFailure, isOutputName, MAX_JOB_PAYLOAD_BYTES, payloadBytes, taskId, type TaskData } from "./protocol.js";
-
-describe("chunkRanges", () => {
-  it("cuts frames into contiguous chunks of the chunk size, the last one shorter", () => {
-    expect(chunkRanges(30, 10)).toEqual([
-      { start: 0, end: 10 },
-      { start: 10, end: 20 },
-      { start: 20, end: 30 },
-    ]);
-    expect(chunkRanges(31, 10).at(-1)).toEqual({ start: 30, end: 31 });
-    expect(chunkRanges(5, 10)).toEqual([{ start: 0, end: 5 }]);
-    expect(chunkRanges(1, 1)).toEqual([{ start: 0, end: 1 }]);
-  });
-
-  it("puts every frame in exactly one chunk", () => {
-    for (const [total, size] of [[97, 7], [60, 60], [61, 60], [1000, 3]] as const) {
-      const frames = chunkRanges(total, size).flatMap(({ start, end }) => Array.from({ length: end - start }, (_, i) => start + i));
-      expect(frames).toEqual(Array.from({ length: total }, (_, i) => i));
-    }
-  });
-
-  it("refuses nonsense", () => {
-    expect(() => chunkRanges(0, 10)).toThrow(RangeError);
-    expect(() => chunkRanges(10, 0)).toThrow(RangeError);
-    expect(() => chunkRanges(10, 2.5)).toThrow(RangeError);
-  });
-});
+import { checkPayloadSize, chunkDirectory, decodeFailure, encodeFailure, isOutputName, MAX_JOB_PAYLOAD_BYTES, payloadBytes, taskId, type TaskData } from "./protocol.js";
 
 describe("a job's input", () => {
   it("may be up to 256 KiB of JSON, and no more", () => {
@@ -43,8 +16,8 @@ describe("a job's input", () => {
     const requestId = "0b8e4f0a-1c2d-4e5f-8a9b-0c1d2e3f4a5b";
     const tasks: TaskData[] = [
       { kind: "render", requestId },
-      { kind: "chunk", requestId, index: 99_999, count: 100_000, frames: { start: 999_990, end: 1_000_000 } },
-      { kind: "assemble", requestId, count: 100_000, frames: 1_000_000, audio: true },
+      { kind: "chunk", requestId, index: 99_999, count: 100_000, frames: { start: 999_990, end: 1_000_000 }, planHash: "f".repeat(64) },
+      { kind: "assemble", requestId, count: 100_000, planHash: "f".repeat(64) },
     ];
     for (const task of tasks) expect(payloadBytes(task)).toBeLessThan(1024);
   });
@@ -75,8 +48,7 @@ describe("names", () => {
   it("derive task ids from the request id, so a restarted coordinator finds its tasks", () => {
     expect(taskId("r1", "plan")).toBe("r1.plan");
     expect(taskId("r1", "chunk", 3)).toBe("r1.chunk.3");
-    expect(chunkPath("/o/.compose-chunks/r1", 3, "mp4")).toBe("/o/.compose-chunks/r1/chunk-00003.mp4");
-    expect(chunkPath("/o/.compose-chunks/r1", 3, "png-sequence")).toBe("/o/.compose-chunks/r1/chunk-00003");
+    expect(chunkDirectory("/o", "r1")).toBe("/o/.compose-chunks/r1");
   });
 
   it("let a job write only plain names inside the outputs directory", () => {

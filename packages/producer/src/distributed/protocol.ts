@@ -3,8 +3,8 @@
  * their progress and results carry, and how a failure's code travels in BullMQ's failedReason.
  */
 import { join } from "node:path";
-import { outputExtension, renderErrorCodeSchema, type OutputFormat, type RenderErrorCode, type RenderOptions } from "@compose/core";
-import { audioFileName, type FrameRange, type RenderProgressEvent, type RenderStartedEvent, type RenderWarningEvent } from "@compose/renderer";
+import { renderErrorCodeSchema, type RenderErrorCode, type RenderOptions } from "@compose/core";
+import type { FrameRange, RenderProgressEvent, RenderStartedEvent, RenderWarningEvent } from "@compose/renderer";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
 
@@ -50,21 +50,24 @@ export interface RenderJobData {
 export type TaskData =
   | { kind: "render"; requestId: string }
   | { kind: "plan"; requestId: string }
-  | { kind: "chunk"; requestId: string; index: number; count: number; frames: FrameRange }
-  /** `frames`: the render's, which chunkRanges() cuts as the chunks were cut, to check each chunk. */
-  | { kind: "assemble"; requestId: string; count: number; frames: number; audio: boolean };
+  /** `planHash`: the plan's (PlanResult.hash); the task refuses a stored plan that does not have it. */
+  | { kind: "chunk"; requestId: string; index: number; count: number; frames: FrameRange; planHash: string }
+  | { kind: "assemble"; requestId: string; count: number; planHash: string };
 
 /**
- * What a `plan` task returns: what the chunks need. A `render` or `chunk` task, and a request's
- * job, return the renderer's finished event as it is; an `assemble` task the joined output.
+ * What a `plan` task returns: the plan is stored in the chunk directory (planFile) and the tasks
+ * that follow are given its hash, and each chunk its range. A `render` or `chunk` task, and a
+ * request's job, return the renderer's finished event as it is; an `assemble` task the joined output.
  */
 export interface PlanResult {
+  /** sha256 of the stored plan's bytes, in hex. */
+  hash: string;
+  /** One range of output frames per chunk, in order. */
+  ranges: FrameRange[];
   totalFrames: number;
   durationSeconds: number;
   width: number;
   height: number;
-  /** Whether the plan mixed an audio file into the chunk directory. */
-  audio: boolean;
 }
 
 /**
@@ -109,13 +112,9 @@ export function chunkDirectory(outputsDir: string, requestId: string): string {
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-export function chunkPath(directory: string, index: number, format: OutputFormat): string {
-  if (!isCount(index)) throw new InvalidJobError(`the chunk index ${JSON.stringify(index)?.slice(0, 80)} is not a whole number`);
-  return join(directory, `chunk-${String(index).padStart(5, "0")}${outputExtension(format)}`);
-}
-
-export function chunkAudioPath(directory: string, format: OutputFormat): string {
-  return join(directory, audioFileName(format));
+/** The request's plan as the plan task stored it, in its chunk directory. */
+export function planFile(directory: string): string {
+  return join(directory, "plan.json");
 }
 
 /** A name a job may write to inside the outputs directory: one plain file or directory name. */
@@ -139,9 +138,10 @@ export function checkTaskData(data: unknown): TaskData {
   requireRequestId(candidate.requestId);
   if (!["render", "plan", "chunk", "assemble"].includes(candidate.kind as string)) throw new InvalidJobError(`the task kind ${JSON.stringify(candidate.kind)?.slice(0, 40)} is unknown`);
   if (candidate.kind === "chunk" || candidate.kind === "assemble") {
-    if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index)) || (candidate.kind === "assemble" && !isCount(candidate.frames))) {
+    if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index))) {
       throw new InvalidJobError("the task's chunk numbers are not whole numbers");
     }
+    if (typeof candidate.planHash !== "string") throw new InvalidJobError("the task names no plan hash");
   }
   return data as TaskData;
 }

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
@@ -144,7 +145,8 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
   const taskContext = { projectsDir, outputsDir, renderSettings: options.renderSettings ?? {} };
   const coordinatorContext = { tasks, taskEvents, outputsDir };
   // A worker stops answering for its jobs after this long; others then run them again.
-  const stallSettings = { lockDuration: config.stallTimeoutMs, stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)) };
+  // The worker's name goes on every job it takes (BullMQ's processedBy): which machine and process holds a request or task.
+  const stallSettings = { lockDuration: config.stallTimeoutMs, stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)), name: `${hostname()}:${process.pid}` };
 
   /** Gives a job back to the queue (another worker takes it), as BullMQ expects it done. */
   async function handBack(job: Job, token: string | undefined, what: string): Promise<never> {

@@ -1,12 +1,26 @@
-import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import type { Job } from "bullmq";
-import { chunkProblem, joinChunks, mixCompositionAudio, render, RenderError, type FrameRange, type JoinedOutput, type RenderFinishedEvent, type RenderHooks } from "@compose/renderer";
+import { UnrecoverableError } from "bullmq";
+import {
+  assembleChunks,
+  chunkProblem,
+  planChunks,
+  planFromJson,
+  planToJson,
+  render,
+  renderRange,
+  RenderError,
+  type JoinedOutput,
+  type RenderFinishedEvent,
+  type RenderHooks,
+  type RenderPlan,
+} from "@compose/renderer";
 import type { RenderSettings } from "../jobs/render-executor.js";
 import { CompositionPathError, resolveProjectComposition } from "../project/resolve-project-composition.js";
-import { chunkRanges } from "./chunk-plan.js";
 import { EventRelay } from "./event-relay.js";
-import { chunkAudioPath, chunkDirectory, chunkPath, isOutputName, type PlanResult, type RenderJobData, type TaskData } from "./protocol.js";
+import { chunkDirectory, encodeFailure, isOutputName, planFile, type PlanResult, type RenderJobData, type TaskData } from "./protocol.js";
 
 export interface TaskContext {
   /** This machine's view of the shared projects directory (a real path). */
@@ -47,46 +61,80 @@ async function compositionFile(context: TaskContext, composition: string): Promi
   }
 }
 
-/** Renders one chunk's frames, silent, into the chunk directory. */
-async function renderChunk(request: RenderJobData, context: TaskContext, index: number, frames: FrameRange, hooks: RenderHooks): Promise<RenderFinishedEvent> {
-  const composition = await compositionFile(context, request.composition);
-  const chunks = chunkDirectory(context.outputsDir, request.requestId);
-  await mkdir(chunks, { recursive: true });
-  const output = chunkPath(chunks, index, request.options.format);
-  return render({ composition, output, options: request.options, frames, audio: false, ...context.renderSettings }, hooks);
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /**
- * Checks every chunk by decoding it before the join: a chunk that does not hold its frames (cut
- * short, damaged on the shared storage after its task ended) is rendered again here, once, and a
- * chunk still wrong after that fails the request with a line saying what it holds.
+ * The plan task: the composition loaded and planned once, one range per chunk, its audio mixed
+ * into the chunk directory; the plan stored there (written whole, then renamed into place) and
+ * its hash returned for the tasks that follow.
  */
-async function checkChunks(request: RenderJobData, context: TaskContext, totalFrames: number, files: readonly string[], hooks: RenderHooks): Promise<void> {
-  const { format, fps } = request.options;
-  const ranges = chunkRanges(totalFrames, request.chunkSize ?? totalFrames);
-  if (ranges.length !== files.length) throw new RenderError("internal-error", `the render has ${ranges.length} chunks, not ${files.length}`);
-  for (const [index, range] of ranges.entries()) {
+async function planRequest(request: RenderJobData, context: TaskContext, chunkSize: number, hooks: RenderHooks): Promise<PlanResult> {
+  const composition = await compositionFile(context, request.composition);
+  const chunks = chunkDirectory(context.outputsDir, request.requestId);
+  await mkdir(chunks, { recursive: true });
+  const { plan } = await planChunks(
+    { composition, options: request.options, ...context.renderSettings, chunkSize, root: context.outputsDir, workDir: relative(context.outputsDir, chunks), output: request.outputName },
+    hooks,
+  );
+  const text = planToJson(plan);
+  const file = planFile(chunks);
+  await writeFile(`${file}.partial`, text);
+  await rename(`${file}.partial`, file);
+  const { composition: { width, height }, totalFrames, durationSeconds } = plan;
+  return { hash: sha256(text), ranges: [...plan.ranges], totalFrames, durationSeconds, width, height };
+}
+
+/**
+ * The request's stored plan, if its bytes have the hash the task was given: a chunk renders the
+ * plan its request made and no other (one written over after the plan task, or by anyone else,
+ * is refused as invalid-job and not retried).
+ */
+async function storedPlan(context: TaskContext, requestId: string, hash: string): Promise<RenderPlan> {
+  const text = await readFile(planFile(chunkDirectory(context.outputsDir, requestId)), "utf8");
+  if (sha256(text) !== hash) {
+    throw new UnrecoverableError(encodeFailure("invalid-job", `the stored plan of request ${requestId} does not have the hash its tasks were given: it changed after it was made`));
+  }
+  return planFromJson(text);
+}
+
+/** Captures and encodes one range of the plan into its part in the chunk directory. */
+async function renderChunk(request: RenderJobData, context: TaskContext, plan: RenderPlan, index: number, hooks: RenderHooks): Promise<RenderFinishedEvent> {
+  const composition = await compositionFile(context, request.composition);
+  return renderRange({ composition, options: request.options, ...context.renderSettings, plan, root: context.outputsDir, index }, hooks);
+}
+
+/**
+ * Checks every part by decoding it before the join: a part that does not hold its frames (cut
+ * short, damaged on the shared storage after its task ended) is rendered again here from the
+ * plan, once, and a part still wrong after that fails the request with a line saying what it holds.
+ */
+async function checkChunks(request: RenderJobData, context: TaskContext, plan: RenderPlan, hooks: RenderHooks): Promise<void> {
+  const { format, fps } = plan.encode;
+  const parts = plan.assemble?.parts ?? [];
+  for (const [index, range] of plan.ranges.entries()) {
     const frames = range.end - range.start;
-    const problem = await chunkProblem(files[index]!, format, frames, fps, hooks.signal);
+    const file = join(context.outputsDir, parts[index]!);
+    const problem = await chunkProblem(file, format, frames, fps, hooks.signal);
     if (!problem) continue;
-    await renderChunk(request, context, index, range, hooks);
-    const again = await chunkProblem(files[index]!, format, frames, fps, hooks.signal);
+    await renderChunk(request, context, plan, index, hooks);
+    const again = await chunkProblem(file, format, frames, fps, hooks.signal);
     if (again) {
-      throw new RenderError("encode-failed", `chunk ${index + 1}/${ranges.length} (frames ${range.start}-${range.end - 1}) is wrong: ${problem}; rendered again, ${again}`);
+      throw new RenderError("encode-failed", `chunk ${index + 1}/${plan.ranges.length} (frames ${range.start}-${range.end - 1}) is wrong: ${problem}; rendered again, ${again}`);
     }
   }
 }
 
 /**
  * Runs one task with @compose/renderer, reading the project from the shared projects directory
- * and writing into the shared outputs directory: a whole render, a plan (frame count and the
- * audio mixed for the whole composition), a chunk (a frame range, silent), or the assembly of the
- * chunks (joined without re-encoding, audio muxed in). Failures are RenderErrors, as render()'s.
+ * and writing into the shared outputs directory: a whole render; the plan (made once, stored with
+ * its hash, the audio mixed for the whole); a chunk (one range of that plan, captured and encoded
+ * without planning again); or the assembly (each part checked, then assembled and committed as
+ * render() does). Failures are RenderErrors, as render()'s.
  */
 export async function runTask(job: Job<TaskData>, request: RenderJobData, context: TaskContext, signal: AbortSignal): Promise<TaskResult> {
   const data = job.data;
-  const { options } = request;
-  const chunks = chunkDirectory(context.outputsDir, data.requestId);
   const relay = new EventRelay(job);
   const hooks = { onEvent: relay.send, signal };
   try {
@@ -94,30 +142,24 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
       case "render": {
         const composition = await compositionFile(context, request.composition);
         const output = outputFile(context.outputsDir, request.outputName);
-        return await render({ composition, output, options, ...context.renderSettings }, hooks);
+        return await render({ composition, output, options: request.options, ...context.renderSettings }, hooks);
       }
-      case "plan": {
-        const composition = await compositionFile(context, request.composition);
-        await mkdir(chunks, { recursive: true });
-        const mixed = await mixCompositionAudio({ composition, options, output: chunkAudioPath(chunks, options.format), ...context.renderSettings }, hooks);
-        const { totalFrames, durationSeconds, width, height } = mixed;
-        return { totalFrames, durationSeconds, width, height, audio: mixed.audioFile !== undefined };
+      case "plan":
+        return await planRequest(request, context, request.chunkSize ?? Number.MAX_SAFE_INTEGER, hooks);
+      case "chunk": {
+        const plan = await storedPlan(context, data.requestId, data.planHash);
+        const range = plan.ranges[data.index];
+        if (range?.start !== data.frames.start || range.end !== data.frames.end) {
+          throw new UnrecoverableError(encodeFailure("invalid-job", `chunk ${data.index + 1} of request ${data.requestId} names frames ${data.frames.start}-${data.frames.end - 1}, which are not a range of its plan`));
+        }
+        return await renderChunk(request, context, plan, data.index, hooks);
       }
-      case "chunk":
-        return await renderChunk(request, context, data.index, data.frames, hooks);
       case "assemble": {
-        const output = outputFile(context.outputsDir, request.outputName);
-        const files = Array.from({ length: data.count }, (_, index) => chunkPath(chunks, index, options.format));
+        const plan = await storedPlan(context, data.requestId, data.planHash);
         // A re-rendered chunk's events are not the request's: its capture was counted already.
-        await checkChunks(request, context, data.frames, files, { signal });
-        const joined = await joinChunks({
-          chunks: files,
-          format: options.format,
-          output,
-          audioFile: data.audio ? chunkAudioPath(chunks, options.format) : undefined,
-          signal,
-        });
-        await rm(chunks, { recursive: true, force: true });
+        await checkChunks(request, context, plan, { signal });
+        const joined = await assembleChunks({ plan, root: context.outputsDir, signal });
+        await rm(chunkDirectory(context.outputsDir, data.requestId), { recursive: true, force: true });
         return joined;
       }
     }

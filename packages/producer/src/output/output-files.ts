@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
-import { extname, join } from "node:path";
-import { outputExtension, type OutputFormat } from "@compose/core";
+import { join } from "node:path";
+import { contentTypeOfFile, outputExtension, type OutputFormat } from "@compose/core";
 
 /**
  * Where a request's output goes: `<outputs>/<requestId>.<format>`, or the directory
@@ -11,16 +11,8 @@ export function outputPath(outputsDir: string, requestId: string, format: Output
   return join(outputsDir, requestId + outputExtension(format));
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".mp4": "video/mp4",
-  ".mov": "video/quicktime",
-  ".webm": "video/webm",
-  ".png": "image/png",
-  ".aac": "audio/aac",
-};
-
 export function contentTypeOf(path: string): string {
-  return CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream";
+  return contentTypeOfFile(path) ?? "application/octet-stream";
 }
 
 export interface SequenceFile {

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -37,13 +37,17 @@ export interface RedisServer {
 
 /**
  * Starts redis-server on a free port, or on `requested` (a restart of one that stopped: empty, since
- * nothing is persisted), and resolves once it accepts connections.
+ * nothing is persisted), and resolves once it accepts connections. With `appendOnlyDir`, it keeps
+ * an append-only file there, so a restart on the same port and directory keeps its data; the
+ * directory is the caller's to remove.
  */
-export async function startRedis(binary: string, requested?: number): Promise<RedisServer> {
-  const dir = await mkdtemp(join(tmpdir(), "compose-redis-"));
+export async function startRedis(binary: string, requested?: number, appendOnlyDir?: string): Promise<RedisServer> {
+  if (appendOnlyDir) await mkdir(appendOnlyDir, { recursive: true });
+  const dir = appendOnlyDir ?? (await mkdtemp(join(tmpdir(), "compose-redis-")));
+  const persistence = appendOnlyDir ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
   for (let attempt = 1; ; attempt++) {
     const port = requested ?? (await freePort());
-    const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], {
+    const child = spawn(binary, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--dir", dir, "--daemonize", "no"], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -66,7 +70,7 @@ export async function startRedis(binary: string, requested?: number): Promise<Re
         async stop() {
           child.kill("SIGTERM");
           await exited;
-          await rm(dir, { recursive: true, force: true });
+          if (!appendOnlyDir) await rm(dir, { recursive: true, force: true });
         },
       };
     }
@@ -102,11 +106,11 @@ export interface WorkerProcess {
 const LINE = /^compose worker: (\S+) (started|finished|failed|handed back) ([^\s:]+)(.*)$/;
 
 /** Runs `compose worker` in its own process group; resolves once it is ready. */
-export async function startWorker(name: string, args: string[]): Promise<WorkerProcess> {
+export async function startWorker(name: string, args: string[], env: Record<string, string> = {}): Promise<WorkerProcess> {
   const tag = randomUUID();
   const child = spawn(process.execPath, [CLI, "worker", ...args], {
     cwd: tmpdir(),
-    env: cleanEnv({}, tag),
+    env: cleanEnv(env, tag),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -1,8 +1,7 @@
 import { dirname, join } from "node:path";
-import { noDurationMessage, TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
+import { FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
-import type { CompositionPage } from "./browser/composition-page.js";
-import type { CaptureMode } from "./browser/frame-capturer.js";
+import type { CaptureMode, CompositionPage } from "./browser/composition-page.js";
 import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "./browser/network-policy.js";
 import { startPolicyProxy } from "./browser/policy-proxy.js";
 import { projectFontsScript } from "./browser/project-fonts-script.js";
@@ -24,7 +23,7 @@ import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "./serve/project-server.js";
 import { warnOfFontFallbacks } from "./warn-font-fallbacks.js";
 import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages.js";
-import type { RenderContext } from "./render-context.js";
+import type { LoadContext } from "./load-context.js";
 
 /** What loading a composition needs: the part of a render request before the plan. */
 export interface LoadRequest extends OptionNaming {
@@ -65,7 +64,7 @@ export interface LoadedComposition {
 }
 
 /** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
-async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: RenderContext): Promise<PageNetwork> {
+async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: LoadContext): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);
   const local = createLocalWeb(packages);
@@ -82,7 +81,7 @@ async function pageFonts(packages: PackageLookup): Promise<PageSetup["fonts"]> {
 }
 
 /** The load stage: everything before the plan. */
-export async function loadComposition(request: LoadRequest, context: RenderContext): Promise<LoadedComposition> {
+export async function loadComposition(request: LoadRequest, context: LoadContext): Promise<LoadedComposition> {
   const { options } = request;
   const { emit, signal } = context;
   const optionName = optionNamer(request);
@@ -132,7 +131,7 @@ export async function loadComposition(request: LoadRequest, context: RenderConte
   if (info.duration === undefined || info.durationSource === undefined) throw refusal("no-duration", noDurationMessage(source.id));
   checkFrames(source.id, info.duration, options.fps, limits);
   // A still is one PNG: it keeps what alpha the page leaves, and nobody asked it to be transparent.
-  if (!request.still && TRANSPARENT_FORMATS.includes(options.format)) warnOnOpaqueBackground(options.format, source, info, emit);
+  if (!request.still && FORMAT_TABLE[options.format].alpha) warnOnOpaqueBackground(options.format, source, info, emit);
 
   return {
     source,

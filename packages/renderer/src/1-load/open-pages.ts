@@ -1,8 +1,7 @@
 import { basename } from "node:path";
-import { TRANSPARENT_FORMATS, type RenderOptions } from "@compose/core";
+import { FORMAT_TABLE, type RenderOptions } from "@compose/core";
 import type { BrowserPool } from "./browser/browser-pool.js";
-import { openCompositionPage, type CompositionPage, type CompositionPageOptions } from "./browser/composition-page.js";
-import type { CaptureMode } from "./browser/frame-capturer.js";
+import { openCompositionPage, type CaptureMode, type CompositionPage, type CompositionPageOptions } from "./browser/composition-page.js";
 import { routeRequests, type PageNetwork } from "./browser/network-policy.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
@@ -51,7 +50,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
         width: composition.width,
         height: composition.height,
-        transparent: TRANSPARENT_FORMATS.includes(options.format),
+        transparent: FORMAT_TABLE[options.format].alpha,
         captureMode: mode,
         boot: { variables: options.variables ?? {}, instances: setup.instances },
         fps: options.fps,

@@ -1,4 +1,4 @@
-import type { RenderOptions } from "@compose/core";
+import { FORMAT_TABLE, formatsWhere, type RenderOptions } from "@compose/core";
 import type { HdrTransfer } from "../1-load/media/probe-source.js";
 import type { RenderEvent } from "../common/render-events.js";
 
@@ -14,11 +14,11 @@ export function chooseDynamicRange(
   if (options.sdr) return undefined;
   if (options.hdr) return detected ?? "pq";
   if (!detected) return undefined;
-  if (options.format === "mp4") return detected;
+  if (FORMAT_TABLE[options.format].hdr) return detected;
   emit({
     type: "warning",
     code: "hdr-as-sdr",
-    message: `the composition has HDR video, but HDR output is mp4 only: ${options.format} is rendered in SDR`,
+    message: `the composition has HDR video, but HDR output is ${formatsWhere("hdr").join(" and ")} only: ${options.format} is rendered in SDR`,
   });
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateRenderOptions, type RenderOptionsInput } from "@compose/core";
 import type { LoadedComposition } from "../1-load/load-composition.js";
-import type { AudioClip } from "../1-load/media/audio-mix.js";
+import type { AudioClip } from "../1-load/media/audio-clip.js";
 import { planRender, type PlanRequest } from "./plan-render.js";
 
 const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1, channels: 2 };
@@ -64,6 +64,15 @@ describe("planRender", () => {
     ["a chunk of a distributed render: no audio however audible", { workers: 1 }, { frames: { start: 30, end: 60 }, audio: false }, [clip], {
       audio: undefined,
       output: expect.objectContaining({ whole: false }),
+    }],
+    ["in chunks of 25 frames: a range and a part per chunk, assembled with the audio mixed in the work directory", { workers: 4 }, { chunkSize: 25 }, [clip], {
+      ranges: [{ start: 0, end: 25 }, { start: 25, end: 50 }, { start: 50, end: 60 }],
+      targets: ["00000", "00001", "00002"].map((n) => ({ kind: "chunk", path: `/tmp/w/chunk-${n}.mp4` })),
+      assemble: { format: "mp4", parts: ["00000", "00001", "00002"].map((n) => `/tmp/w/chunk-${n}.mp4`), audioFile: "/tmp/w/audio.m4a", into: staging.stagedPath, workDir: "/tmp/w" },
+    }],
+    ["png-sequence in chunks: a folder of frames per chunk, each numbered from 0, assembled", { format: "png-sequence" }, { chunkSize: 40 }, [clip], {
+      targets: [{ kind: "sequence", directory: "/tmp/w/chunk-00000", firstFrame: 0 }, { kind: "sequence", directory: "/tmp/w/chunk-00001", firstFrame: 0 }],
+      assemble: { format: "png-sequence", parts: ["/tmp/w/chunk-00000", "/tmp/w/chunk-00001"], audioFile: "/tmp/w/audio.aac", into: staging.stagedPath, workDir: "/tmp/w" },
     }],
     ["high quality: JPEG 95, and the preset's CRF reaches the encoder", { quality: "high", workers: 1 }, {}, [], {
       capture: { mode: "beginframe", image: "jpeg", jpegQuality: 95, reuseFrames: true },

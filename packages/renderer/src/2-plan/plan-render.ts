@@ -3,12 +3,12 @@ import { join } from "node:path";
 import { frameCount, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
-import { frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
+import { chunkFrames, frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";
 import type { LoadedComposition } from "../1-load/load-composition.js";
-import { shiftClips } from "../1-load/media/audio-mix.js";
-import { audioFileName } from "../output/output-names.js";
+import { shiftClips } from "./shift-clips.js";
+import { audioFileName, chunkFileName } from "../output/output-names.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
 import type { AssemblePlan, AudioMix, EncodeTarget, RenderPlan } from "./render-plan.js";
@@ -24,11 +24,14 @@ export interface PlanRequest extends OptionNaming {
   frames?: { start: number; end: number } | undefined;
   /** Write the first frame of `frames` as one PNG file at the output (format png-sequence, no audio). */
   still?: boolean | undefined;
-  /**
-   * Mix the composition's audio into the output (default true). false renders the video alone: a
-   * chunk of a distributed render, whose audio mixCompositionAudio() mixes once for the whole.
-   */
+  /** Mix the composition's audio into the output (default true); false renders the video alone. */
   audio?: boolean | undefined;
+  /**
+   * Split the frames into ranges of this many frames, for a render split across machines: each
+   * range is encoded into a part of its own in the work directory (chunkFileName), the audio is
+   * mixed there, and assembly makes the output of them all.
+   */
+  chunkSize?: number | undefined;
   /** Take the page's word that a seek changed nothing and repeat the previous image (default true). */
   reuseFrames?: boolean | undefined;
 }
@@ -81,7 +84,15 @@ function encodeTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: s
   return { targets: chunks.map((path) => ({ kind: "chunk", path })), assemble: assemble(chunks) };
 }
 
-function deepFreeze<T>(value: T): T {
+/** The targets of a render in chunks: every range a part in the work directory, assembled after. */
+function chunkTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan } {
+  const { format, stagedPath, workDir } = plan.output;
+  const parts = plan.ranges.map((_, i) => join(workDir, chunkFileName(i, format)));
+  const targets: EncodeTarget[] = parts.map((path) => (format === "png-sequence" ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path }));
+  return { targets, assemble: { format, parts, audioFile, into: stagedPath, workDir } };
+}
+
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const child of Object.values(value)) deepFreeze(child);
@@ -117,7 +128,9 @@ export async function planRender(
     workDir: staging.workDir,
     whole: request.frames === undefined,
   };
-  const ranges = splitFrames(totalFrames, workers);
+  const { chunkSize } = request;
+  const chunked = chunkSize !== undefined;
+  const ranges = chunked ? chunkFrames(totalFrames, chunkSize) : splitFrames(totalFrames, workers);
 
   const clips = request.audio === false || still ? [] : shiftClips(media.audio, frames.start / options.fps);
   const audio: AudioMix | undefined = clips.length === 0
@@ -128,10 +141,10 @@ export async function planRender(
         fps: options.fps,
         firstFrame: frames.start,
         frames: totalFrames,
-        output: join(options.format === "png-sequence" ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
+        output: join(options.format === "png-sequence" && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
         workDir: staging.workDir,
       };
-  const { targets, assemble } = encodeTargets({ ranges, output }, audio?.output);
+  const { targets, assemble } = (chunked ? chunkTargets : encodeTargets)({ ranges, output }, audio?.output);
 
   return deepFreeze({
     composition: { id: source.id, width: source.width, height: source.height },

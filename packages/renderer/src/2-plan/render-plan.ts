@@ -1,9 +1,9 @@
 import type { DurationSource, OutputFormat, QualityName } from "@compose/core";
-import type { FrameSettings } from "../1-load/browser/composition-page.js";
-import type { CaptureMode } from "../1-load/browser/frame-capturer.js";
+import type { CaptureMode } from "../1-load/browser/composition-page.js";
+import type { FrameImageFormat } from "../common/frame-image.js";
 import type { FrameRange } from "../common/frame-ranges.js";
 import type { HardwareEncoder } from "../common/hardware-encoder.js";
-import type { AudioClip } from "../1-load/media/audio-mix.js";
+import type { AudioClip } from "../1-load/media/audio-clip.js";
 import type { HdrTransfer } from "../1-load/media/probe-source.js";
 
 /**
@@ -31,6 +31,18 @@ export interface RenderPlan {
   /** What is left after capture; undefined when the encoders wrote the output itself. */
   readonly assemble: AssemblePlan | undefined;
   readonly output: OutputPlan;
+}
+
+/** How a frame's image leaves the browser. */
+export interface FrameImageSettings {
+  image: FrameImageFormat;
+  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
+  jpegQuality: number;
+}
+
+/** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
+export interface FrameSettings extends FrameImageSettings {
+  reuseFrames: boolean;
 }
 
 export interface CapturePlan extends FrameSettings {

@@ -5,6 +5,7 @@ import type { CapturePlan, RenderPlan } from "../2-plan/render-plan.js";
 import type { FrameSink } from "./frame-sink.js";
 import type { ProgressMeter } from "./progress-meter.js";
 import { replayFrames } from "./replay-frames.js";
+import { takeFrame } from "./take-frame.js";
 
 /**
  * Captures composition frames `firstFrame + range` into the sink. Frame n must be the page
@@ -27,12 +28,12 @@ async function captureRange(
   if (start > 0 && page.needsHistory) await replayFrames(page, 0, start, fps, signal);
   for (let frame = start; frame < firstFrame + range.end; frame++) {
     throwIfAborted(signal);
-    let result = await page.frameAt(frameTime(frame, fps), capture);
+    let result = await takeFrame(page, frameTime(frame, fps), capture);
     if (!played && page.needsHistory) {
       played = true;
       await page.reload();
       await replayFrames(page, 0, frame, fps, signal);
-      result = await page.frameAt(frameTime(frame, fps), capture);
+      result = await takeFrame(page, frameTime(frame, fps), capture);
     }
     await sink.take(result);
     meter.frameDone();

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import type { CompositionPage } from "../1-load/browser/composition-page.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
-import { mixArgs } from "../1-load/media/audio-mix.js";
+import { mixArgs } from "./audio-mix.js";
 import type { AudioMix } from "../2-plan/render-plan.js";
-import { frameGains, writeEnvelope } from "../1-load/media/volume-envelope.js";
+import { frameGains, writeEnvelope } from "./volume-envelope.js";
 
 /**
  * Gain envelopes for the mix from the gains the pages recorded while they were seeked, one file

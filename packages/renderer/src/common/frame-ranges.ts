@@ -22,3 +22,15 @@ export function splitFrames(totalFrames: number, workers: number): FrameRange[] 
 export function frameTime(frame: number, fps: number): number {
   return frame / fps;
 }
+
+/**
+ * Cuts frames into contiguous chunks of `chunkSize` frames (the last may be shorter), in order:
+ * the ranges of a render split across machines.
+ */
+export function chunkFrames(totalFrames: number, chunkSize: number): FrameRange[] {
+  if (!Number.isInteger(totalFrames) || totalFrames < 1) throw new RangeError(`totalFrames must be a positive integer (got ${totalFrames})`);
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be a positive integer (got ${chunkSize})`);
+  const ranges: FrameRange[] = [];
+  for (let start = 0; start < totalFrames; start += chunkSize) ranges.push({ start, end: Math.min(totalFrames, start + chunkSize) });
+  return ranges;
+}

@@ -1,4 +1,4 @@
-import type { OutputFormat } from "@compose/core";
+import { FORMAT_TABLE, type OutputFormat } from "@compose/core";
 
 /** The png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
@@ -16,5 +16,10 @@ export function isSequenceFrameName(name: string): boolean {
 
 /** The mixed audio's file: muxed into a video, or beside the frames of a png-sequence. */
 export function audioFileName(format: OutputFormat): string {
-  return format === "webm" ? "audio.opus" : format === "png-sequence" ? "audio.aac" : "audio.m4a";
+  return FORMAT_TABLE[format].audio.file;
+}
+
+/** `chunk-00003.mp4`: the part chunk `index` of a render split across machines is encoded into (a folder for png-sequence). */
+export function chunkFileName(index: number, format: OutputFormat): string {
+  return `chunk-${String(index).padStart(5, "0")}${FORMAT_TABLE[format].extension}`;
 }

@@ -11,7 +11,7 @@ import { optionNamer } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
-import { withRenderContext, type RenderContext, type RenderHooks } from "../1-load/render-context.js";
+import { withRenderContext, type RenderContext, type RenderHooks } from "./render-context.js";
 import { checkOutput } from "../output/check-output.js";
 import { outputSize } from "../output/output-size.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
@@ -99,7 +99,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   };
 }
 
-function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
+export function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {
   emit({
     type: "started",
     composition: plan.composition.id,

@@ -1,13 +1,17 @@
 import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
-import { REPEAT, type FrameResult } from "../../common/frame-result.js";
-import { createFrameCapturer, type CaptureMode, type FrameCapturer, type FrameImageSettings } from "./frame-capturer.js";
 import { RenderError } from "../../common/render-error.js";
 import type { FrameStats } from "../../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
+
+/**
+ * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
+ * capture deterministic; screenshot capture works in any headless mode and is the fallback.
+ */
+export type CaptureMode = "beginframe" | "screenshot";
 
 export interface CompositionPageOptions {
   url: string;
@@ -29,15 +33,20 @@ export interface CompositionPageOptions {
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
 export type GainSamples = Array<[number, Record<string, number>]>;
 
-/** A loaded composition that can be seeked and captured, one frame at a time. */
+/** A loaded composition that can be seeked, one frame at a time; the capture stage takes its frames (3-capture/take-frame.ts). */
 export interface CompositionPage {
   info: CompositionInfo;
-  /**
-   * Seeks to `t` seconds and takes that frame: a repeat when it is known to equal the previous
-   * one (the page said the seek changed nothing, with `reuseFrames`, or the compositor drew no
-   * damage). Every repeat counts in `stats.reused`.
-   */
-  frameAt(t: number, settings: FrameSettings): Promise<FrameResult>;
+  /** The DevTools session frames are taken through, in `captureMode`. */
+  readonly cdp: CDPSession;
+  readonly captureMode: CaptureMode;
+  /** How many times the page has loaded: a reload forgets what was drawn before. */
+  readonly loads: number;
+  /** Seeks to `t` seconds; resolves to whether the frame may have changed since the last seek. */
+  seek(t: number): Promise<boolean>;
+  /** Fails on an asset that failed to load since the last check (unless missing assets are allowed). */
+  checkAssets(): void;
+  /** Waits for the browser to draw a frame, failing as page-hung after the ready timeout. */
+  drawing<T>(frame: Promise<T>): Promise<T>;
   /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
   replayAt(t: number): Promise<void>;
   /** Whether the page's state builds up from frame to frame (ComposeApi.needsHistory), as of its last seek. */
@@ -54,11 +63,6 @@ export interface CompositionPage {
   volumesMayChange(): Promise<boolean>;
   /** The families the page's text asks for that no font of their name drew, as loaded. */
   fontFallbacks(): Promise<FontFallback[]>;
-}
-
-/** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
-export interface FrameSettings extends FrameImageSettings {
-  reuseFrames: boolean;
 }
 
 async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
@@ -189,12 +193,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return ready;
   };
   const info = await load();
-  let capturer: FrameCapturer | undefined;
-  const capture = (settings: FrameImageSettings) => {
-    // The settings are the render's, the same for every frame.
-    capturer ??= createFrameCapturer(cdp, options.captureMode, settings);
-    return watch.within(capturer.take(), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`));
-  };
+  let loads = 1;
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
@@ -233,6 +232,14 @@ export async function openCompositionPage(browser: Browser, options: Composition
   const compositionPage: CompositionPage = {
     info,
     stats,
+    cdp,
+    captureMode: options.captureMode,
+    get loads() {
+      return loads;
+    },
+    seek,
+    checkAssets: () => assets.check(),
+    drawing: (frame) => watch.within(frame, options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`)),
     get needsHistory() {
       return needsHistory;
     },
@@ -256,7 +263,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     volumesMayChange: () => evaluate<boolean>("window.__compose.volumesMayChange", "the page did not report whether its volumes change"),
     async reload() {
       await load();
-      capturer?.restart();
+      loads++;
       if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
     },
     async replayAt(t: number): Promise<void> {
@@ -264,18 +271,6 @@ export async function openCompositionPage(browser: Browser, options: Composition
       await seek(t);
       stats.replayedFrames++;
       stats.replayMs += performance.now() - started;
-    },
-    async frameAt(t, settings) {
-      const seekStarted = performance.now();
-      const changed = await seek(t);
-      assets.check();
-      const captureStarted = performance.now();
-      stats.frames++;
-      stats.seekMs += captureStarted - seekStarted;
-      const frame = settings.reuseFrames && !changed && capturer?.drawn ? REPEAT : await capture(settings);
-      stats.captureMs += performance.now() - captureStarted;
-      if (frame.kind === "repeat") stats.reused++;
-      return frame;
     },
   };
   return compositionPage;

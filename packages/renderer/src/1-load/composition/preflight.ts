@@ -1,4 +1,4 @@
-import { oddSizeMessage, validateVariableValues, type RenderOptions } from "@compose/core";
+import { FORMAT_TABLE, oddSizeMessage, validateVariableValues, type RenderOptions } from "@compose/core";
 import { refuseLintErrors, refusal } from "./lint-before-render.js";
 import type { SourceComposition } from "./read-composition.js";
 import type { RenderEvent } from "../../common/render-events.js";
@@ -33,8 +33,7 @@ function checkVariables(composition: SourceComposition, options: RenderOptions, 
 }
 
 function checkDimensions(composition: SourceComposition, options: RenderOptions): void {
-  const subsampled = options.format === "mp4" || options.format === "webm";
-  if (subsampled && (composition.width % 2 !== 0 || composition.height % 2 !== 0)) {
+  if (FORMAT_TABLE[options.format].subsampled && (composition.width % 2 !== 0 || composition.height % 2 !== 0)) {
     throw refusal("odd-size", oddSizeMessage(composition.id, composition.width, composition.height));
   }
 }

@@ -9,7 +9,7 @@ import type { CompositionPage } from "../browser/composition-page.js";
 import type { PageNetwork } from "../browser/network-policy.js";
 import { RenderError } from "../../common/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
-import type { AudioClip } from "./audio-mix.js";
+import type { AudioClip } from "./audio-clip.js";
 import { extractFrames } from "./extract-frames.js";
 import type { MediaInput } from "./media-input.js";
 import { contentHash, exists } from "../../common/cache.js";

@@ -1,20 +1,6 @@
-import type { OutputFormat } from "@compose/core";
-import { inputOptions, type MediaInput } from "./media-input.js";
-
-export interface AudioClip {
-  /** The media element's key (MediaDescription.key), which its gain samples are keyed by. */
-  key: string;
-  input: MediaInput;
-  /** Seconds of composition time where the sound begins. */
-  start: number;
-  /** Seconds of composition time it lasts. */
-  duration: number;
-  mediaStart: number;
-  volume: number;
-  playbackRate: number;
-  /** Channels of the source's audio stream. */
-  channels: number;
-}
+import { FORMAT_TABLE, type OutputFormat } from "@compose/core";
+import type { AudioClip } from "../1-load/media/audio-clip.js";
+import { inputOptions } from "../1-load/media/media-input.js";
 
 export const AUDIO_SAMPLE_RATE = 48_000;
 
@@ -31,8 +17,10 @@ export function tempoFactors(rate: number): number[] {
 }
 
 function codecArgs(format: OutputFormat): string[] {
-  if (format === "webm") return ["-c:a", "libopus", "-b:a", "160k"];
-  return ["-c:a", "aac", "-b:a", "192k", ...(format === "png-sequence" ? ["-f", "adts"] : [])];
+  const { codec, file } = FORMAT_TABLE[format].audio;
+  // A bare AAC file (beside a png-sequence's frames) is ADTS; the others are muxed later.
+  if (codec === "libopus") return ["-c:a", "libopus", "-b:a", "160k"];
+  return ["-c:a", "aac", "-b:a", "192k", ...(file.endsWith(".aac") ? ["-f", "adts"] : [])];
 }
 
 /**
@@ -98,15 +86,4 @@ export function mixArgs(
     ...codecArgs(format),
     output,
   ];
-}
-
-/** Clips in the time of a slice that begins `offset` seconds in: what began earlier is cut, what ended earlier is dropped. */
-export function shiftClips(clips: readonly AudioClip[], offset: number): AudioClip[] {
-  if (offset === 0) return [...clips];
-  return clips.flatMap((clip) => {
-    const cut = Math.max(0, offset - clip.start);
-    const duration = clip.duration - cut;
-    if (duration <= 0) return [];
-    return [{ ...clip, start: Math.max(0, clip.start - offset), duration, mediaStart: clip.mediaStart + cut * clip.playbackRate }];
-  });
 }

@@ -1,5 +1,6 @@
 import { printable } from "@compose/core";
-import { BrowserPool } from "./browser/browser-pool.js";
+import { BrowserPool } from "../1-load/browser/browser-pool.js";
+import type { LoadContext } from "../1-load/load-context.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { fullDiskError } from "../common/disk-full.js";
 import { cancelledError, RenderError } from "../common/render-error.js";
@@ -10,16 +11,8 @@ export interface RenderHooks {
   signal?: AbortSignal;
 }
 
-type Cleanup = () => Promise<void> | void;
-
 /** What a render holds while it runs; everything in it is released when the render ends. */
-export interface RenderContext {
-  emit: (event: RenderEvent) => void;
-  pool: BrowserPool;
-  signal: AbortSignal | undefined;
-  /** Run in reverse order when the render ends, however it ends. */
-  cleanups: Cleanup[];
-}
+export type RenderContext = LoadContext;
 
 function explainFailure(error: unknown, pool: BrowserPool, signal: AbortSignal | undefined): RenderError {
   if (signal?.aborted) return cancelledError();

@@ -1,19 +1,7 @@
 import type { CDPSession } from "puppeteer-core";
-import type { FrameImageFormat } from "../../common/frame-image.js";
-import { REPEAT, type FrameResult } from "../../common/frame-result.js";
-
-/**
- * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
- * capture deterministic; screenshot capture works in any headless mode and is the fallback.
- */
-export type CaptureMode = "beginframe" | "screenshot";
-
-/** How a frame's image leaves the browser. */
-export interface FrameImageSettings {
-  image: FrameImageFormat;
-  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
-  jpegQuality: number;
-}
+import type { CaptureMode } from "../1-load/browser/composition-page.js";
+import { REPEAT, type FrameResult } from "../common/frame-result.js";
+import type { FrameImageSettings } from "../2-plan/render-plan.js";
 
 /** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
 export interface FrameCapturer {

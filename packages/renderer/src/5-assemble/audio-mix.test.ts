@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { mixArgs, shiftClips, tempoFactors, type AudioClip } from "./audio-mix.js";
+import type { AudioClip } from "../1-load/media/audio-clip.js";
+import { audioClip } from "../1-load/media/audio-clip.test-helpers.js";
+import { mixArgs, tempoFactors } from "./audio-mix.js";
 
-const clip = (over: Partial<AudioClip> = {}): AudioClip => ({
-  key: "0",
-  input: { location: "tone.wav" },
-  start: 0.5,
-  duration: 2,
-  mediaStart: 0,
-  volume: 1,
-  playbackRate: 1,
-  channels: 2,
-  ...over,
-});
+const clip = audioClip;
 
 const FLOAT_STEREO = "aformat=sample_fmts=flt:sample_rates=48000:channel_layouts=stereo";
 
@@ -86,13 +78,5 @@ describe("tempoFactors", () => {
     [0.2, [0.5, 0.5, 0.8]],
   ])("%s -> %j", (rate, factors) => {
     expect(tempoFactors(rate)).toEqual(factors);
-  });
-});
-
-describe("shiftClips", () => {
-  it("cuts what began before the slice and drops what ended before it", () => {
-    expect(shiftClips([clip({ start: 0.5, duration: 2 }), clip({ key: "1", start: 0, duration: 0.5 })], 1)).toEqual([
-      clip({ start: 0, duration: 1.5, mediaStart: 0.5 }),
-    ]);
   });
 });

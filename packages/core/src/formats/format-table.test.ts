@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { validateRenderOptions } from "../options/render-options.js";
+import { contentTypeOfFile, FORMAT_TABLE, formatsWhere } from "./format-table.js";
+
+describe("the format table", () => {
+  it("says per format its extension, content type, frame image, alpha, audio and which rate options apply", () => {
+    const rows = Object.entries(FORMAT_TABLE).map(([format, facts]) => [format, facts.extension, facts.contentType, facts.frameImage, facts.alpha, facts.audio.codec, facts.crf, facts.bitrate, facts.hdr]);
+    expect(rows).toEqual([
+      ["mp4", ".mp4", "video/mp4", "jpeg", false, "aac", true, true, true],
+      ["mov", ".mov", "video/quicktime", "png", true, "aac", false, false, false],
+      ["webm", ".webm", "video/webm", "png", true, "libopus", true, true, false],
+      ["png-sequence", "", "image/png", "png", true, "aac", false, false, false],
+    ]);
+  });
+
+  it("answers the option rules: crf and videoBitrate where the table allows them, hdr likewise", () => {
+    expect(formatsWhere("crf")).toEqual(["mp4", "webm"]);
+    for (const format of Object.keys(FORMAT_TABLE)) {
+      expect(validateRenderOptions({ format, crf: 20 }).ok, `crf with ${format}`).toBe(FORMAT_TABLE[format as keyof typeof FORMAT_TABLE].crf);
+      expect(validateRenderOptions({ format, videoBitrate: "2M" }).ok, `videoBitrate with ${format}`).toBe(FORMAT_TABLE[format as keyof typeof FORMAT_TABLE].bitrate);
+      expect(validateRenderOptions({ format, hdr: true }).ok, `hdr with ${format}`).toBe(FORMAT_TABLE[format as keyof typeof FORMAT_TABLE].hdr);
+    }
+    expect(validateRenderOptions({ format: "webm", hdr: true })).toMatchObject({ ok: false, problem: { field: "hdr", problem: "applies to mp4 only, not webm" } });
+    expect(validateRenderOptions({ format: "mov", videoBitrate: "2M" })).toMatchObject({ ok: false, problem: { field: "videoBitrate", problem: "applies to mp4 and webm, not mov" } });
+  });
+
+  it("gives the content type of each file an output is made of", () => {
+    expect(["a.mp4", "a.MOV", "a.webm", "frame_000001.png", "audio.aac", "notes.txt"].map(contentTypeOfFile)).toEqual([
+      "video/mp4",
+      "video/quicktime",
+      "video/webm",
+      "image/png",
+      "audio/aac",
+      undefined,
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * A chunked render is one plan, on a real redis-server with `compose serve --queue --chunk-size`
+ * and a `compose worker`: the chunks capture the frames the plan task planned, whatever the
+ * composition says by the time they run, and a stored plan changed after it was made is refused.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { render } from "@compose/renderer";
+import { validateRenderOptions } from "@compose/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodeFrames, findRedisServer, leftoversOf, startRedis, startWorker, type RedisServer, type WorkerProcess } from "../../test/support/cluster.js";
+import { CROSSING } from "../../test/support/compositions.js";
+import { openStream } from "../../test/support/http.js";
+import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
+
+const REDIS_SERVER = findRedisServer();
+if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis-server (apt-get install redis-server; scripts/setup.sh installs it)");
+
+/** crossing is 30 frames: chunks 0-19 and 20-29. */
+const CHUNK_SIZE = "20";
+
+describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
+  let redis: RedisServer;
+  let root: string;
+  let projectsDir: string;
+  let outputsDir: string;
+  let server: ServeProcess;
+  let worker: WorkerProcess;
+  let reference: Buffer[];
+
+  beforeAll(async () => {
+    redis = await startRedis(REDIS_SERVER!);
+    root = await mkdtemp(join(tmpdir(), "compose-one-plan-"));
+    projectsDir = join(root, "projects");
+    outputsDir = join(root, "outputs");
+    for (const name of ["shrinking/index.html", "tampered/index.html"]) {
+      await mkdir(dirname(join(projectsDir, name)), { recursive: true });
+      await writeFile(join(projectsDir, name), CROSSING);
+    }
+    const options = validateRenderOptions({ format: "mp4", crf: 0 });
+    if (!options.ok) throw new Error(JSON.stringify(options.problem));
+    await render({ composition: join(projectsDir, "shrinking", "index.html"), output: join(root, "reference.mp4"), options: options.options });
+    reference = decodeFrames(["-i", join(root, "reference.mp4")], 320, 180);
+    const dirs = ["--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"];
+    const started = await Promise.allSettled([
+      spawnServe(["--port", "0", "--queue", redis.url, "--chunk-size", CHUNK_SIZE, ...dirs]).ready,
+      startWorker("worker", ["--queue", redis.url, "--stall-timeout", "3", ...dirs]),
+    ]);
+    if (started[0].status === "fulfilled") server = started[0].value;
+    if (started[1].status === "fulfilled") worker = started[1].value;
+    for (const result of started) if (result.status === "rejected") throw result.reason;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([server?.stop(), worker?.stop()]);
+    const left = [...(server ? await leftoverProcesses(server.tag) : []), ...(worker ? await leftoversOf(worker) : [])];
+    await redis?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+    expect(left).toEqual([]);
+  });
+
+  it("renders the planned frames though the composition is cut to half its length before its second chunk runs", async () => {
+    const stream = await openStream(server.url, { composition: "shrinking", format: "mp4", crf: 0 });
+    const id = (await stream.next("running")).data.requestId as string;
+    // One worker, one task at a time: the second chunk loads the composition after this.
+    await worker.waitFor((line) => line.verb === "started" && line.id === `${id}.chunk.0`);
+    const file = join(projectsDir, "shrinking", "index.html");
+    await writeFile(file, (await readFile(file, "utf8")).replace('data-duration="1"', 'data-duration="0.5"'));
+
+    const events = await stream.ended;
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("finished");
+    expect(events.at(-1)!.data).toMatchObject({ frames: 30 });
+    const frames = decodeFrames(["-i", join(outputsDir, `${id}.mp4`)], 320, 180);
+    expect(frames).toHaveLength(30);
+    expect(reference.flatMap((frame, n) => (frame.equals(frames[n]!) ? [] : [n])), "frames that differ from a single render of the planned composition").toEqual([]);
+  }, 180_000);
+
+  it("fails as invalid-job when the stored plan changed after it was made, and leaves no chunk behind", async () => {
+    const stream = await openStream(server.url, { composition: "tampered", format: "mp4" });
+    const id = (await stream.next("running")).data.requestId as string;
+    await worker.waitFor((line) => line.verb === "started" && line.id === `${id}.chunk.0`);
+    const plan = join(outputsDir, ".compose-chunks", id, "plan.json");
+    await writeFile(plan, (await readFile(plan, "utf8")).replace(/"jpegQuality":\d+/, '"jpegQuality":10'));
+
+    const events = await stream.ended;
+    expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("failed");
+    expect(events.at(-1)!.data).toMatchObject({ code: "invalid-job" });
+    expect(events.at(-1)!.data.message).toMatch(/stored plan .* does not have the hash its tasks were given/);
+    expect(await readdir(outputsDir)).not.toContain(`${id}.mp4`);
+    expect(await readdir(join(outputsDir, ".compose-chunks"))).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,41 @@
+import { assembleOutput } from "../5-assemble/assemble-output.js";
+import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
+import { outputSize } from "../output/output-size.js";
+import { stageOutput } from "../output/staged-output.js";
+import { rebasePlan } from "../2-plan/rebase-plan.js";
+import type { RenderPlan } from "../2-plan/render-plan.js";
+
+export interface ChunksAssembly {
+  /** A plan made by planChunks(), whose parts renderRange() has encoded. */
+  plan: RenderPlan;
+  /** This machine's view of the directory the plan's files are in. */
+  root: string;
+  signal?: AbortSignal | undefined;
+}
+
+export interface JoinedOutput {
+  output: string;
+  /** Bytes; for png-sequence, all files together. */
+  sizeBytes: number;
+}
+
+/**
+ * The end of a render split across machines, as render() ends: the output staged beside its path,
+ * the plan's parts and audio put together by the assemble stage, then renamed into place. The
+ * parts are left for the caller to remove.
+ */
+export async function assembleChunks(request: ChunksAssembly): Promise<JoinedOutput> {
+  const { signal } = request;
+  const { assemble, output } = rebasePlan(request.plan, request.root);
+  if (!assemble) throw new RenderError("internal-error", "the plan has no parts to assemble: it was not made by planChunks");
+  const staged = await stageOutput(output.path, output.format, false);
+  try {
+    await assembleOutput({ ...assemble, into: staged.path }, signal);
+    throwIfAborted(signal);
+    await staged.commit();
+  } catch (error) {
+    await staged.discard();
+    throw signal?.aborted ? cancelledError() : error;
+  }
+  return { output: output.path, sizeBytes: await outputSize(output.path) };
+}
