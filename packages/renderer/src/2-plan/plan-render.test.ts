@@ -59,7 +59,7 @@ describe("planRender", () => {
       ],
       assemble: undefined,
       audio: expect.objectContaining({ output: `${staging.stagedPath}/audio.aac` }),
-      capture: { mode: "beginframe", image: "png", jpegQuality: 90, reuseFrames: true },
+      capture: { mode: "beginframe", image: "png", jpegQuality: 95, reuseFrames: true },
     }],
     ["a chunk of a distributed render: no audio however audible", { workers: 1 }, { frames: { start: 30, end: 60 }, audio: false }, [clip], {
       audio: undefined,
