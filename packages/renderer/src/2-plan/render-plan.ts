@@ -1,4 +1,4 @@
-import type { DurationSource, OutputFormat, QualityName } from "@compose/core";
+import type { DurationSource, FrameRate, OutputFormat, QualityName } from "@compose/core";
 import type { CaptureMode } from "../1-load/browser/composition-page.js";
 import type { FrameImageFormat } from "../common/frame-image.js";
 import type { FrameRange } from "../common/frame-ranges.js";
@@ -14,7 +14,7 @@ import type { HdrTransfer } from "../1-load/media/probe-source.js";
  */
 export interface RenderPlan {
   readonly composition: { readonly id: string; readonly width: number; readonly height: number };
-  readonly fps: number;
+  readonly fps: FrameRate;
   /** The composition frames rendered (end exclusive): output frame n is composition frame `frames.start + n`. */
   readonly frames: FrameRange;
   readonly totalFrames: number;

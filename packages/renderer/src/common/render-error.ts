@@ -1,25 +1,6 @@
-import { printable } from "@compose/core";
+import { printable, type RenderErrorCode } from "@compose/core";
 
-export type RenderErrorCode =
-  | "invalid-composition"
-  | "invalid-variables"
-  | "missing-asset"
-  | "browser-missing"
-  | "browser-crashed"
-  | "ffmpeg-missing"
-  | "encode-failed"
-  | "page-error"
-  | "media-error"
-  | "not-ready"
-  | "page-crashed"
-  | "page-hung"
-  | "left-composition"
-  | "invalid-output"
-  | "invalid-frames"
-  | "limit-exceeded"
-  | "disk-full"
-  | "internal-error"
-  | "cancelled";
+export type { RenderErrorCode } from "@compose/core";
 
 /** One thing that went wrong, with its code: a failure is a list of them, the first cause first. */
 export interface RenderProblem {
