@@ -52,7 +52,7 @@ describe("bounded reads of project files", () => {
   it("a FIFO named as the entry or as --variables-file is a usage error, at once", async () => {
     const entry = await runCli(["lint", "entry.html"], { cwd: project.dir, timeoutMs: 20_000 });
     expect(entry.code, entry.stderr).toBe(2);
-    expect(entry.stderr.trim()).toBe("error: entry.html is neither a file nor a directory; give a composition directory (with an index.html) or an HTML file");
+    expect(entry.stderr.trim()).toBe(`error: [${RULE}] entry.html is a FIFO (named pipe); only regular files inside the project are read`);
     const vars = await render(["vars", "--variables-file", "vars/values.json", "-o", project.path("v.mp4")], { cwd: project.dir, timeoutMs: 20_000 });
     expect(vars.code, vars.stderr).toBe(2);
     expect(vars.stderr.trim()).toBe(`error: [${RULE}] --variables-file vars/values.json is a FIFO (named pipe); only regular files inside the project are read`);

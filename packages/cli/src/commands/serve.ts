@@ -36,7 +36,7 @@ export function registerServe(program: Command): void {
     .option("--projects <dir>", "directory the compositions of requests are taken from (default: .)")
     .option("--outputs <dir>", "directory outputs are written to, named by request id (default: renders)")
     .option("--token <token>", "require Authorization: Bearer <token> (default: COMPOSE_TOKEN; prefer it, flags show in ps)")
-    .option("--shutdown-grace <seconds>", `on SIGTERM, the server ends within this; running renders may finish until its last few seconds, then are cancelled (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .option("--shutdown-grace <seconds>", `on SIGTERM, the server ends within this; running renders may finish until its last 5 s, then are cancelled (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
     .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`);

@@ -29,7 +29,7 @@ export function registerWorker(program: Command): void {
       "--stall-timeout <seconds>",
       `a task whose worker stops answering for this long is run again by another worker (default: ${DEFAULT_STALL_TIMEOUT_SECONDS})`,
     )
-    .option("--shutdown-grace <seconds>", `on SIGTERM, the worker ends within this; running tasks may finish until its last few seconds, then go back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
+    .option("--shutdown-grace <seconds>", `on SIGTERM, the worker ends within this; running tasks may finish until its last 5 s, then go back to the queue (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
   addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: WorkerFlags & SafetyFlags) => {
       const config = configOrUsageError(() => workerConfigFromFlags(flags, process.cwd()));
       const renderSettings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), network: operatorNetworkFromFlags(flags) };
