@@ -4,16 +4,15 @@
  * on the shared storage after its task ended, and a Redis restarted without persistence, which
  * forgets the cluster's concurrency limit.
  */
-import { mkdir, mkdtemp, readdir, rm, stat, truncate, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readdir, stat, truncate } from "node:fs/promises";
+import { join } from "node:path";
 import { render } from "@compose/renderer";
 import { validateRenderOptions } from "@compose/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeFrames, findRedisServer, leftoversOf, startRedis, startWorker, type RedisServer, type WorkerProcess } from "../../test/support/cluster.js";
+import { decodeFrames, findRedisServer, startRedis, startSmallCluster, type RedisServer, type SmallCluster, type WorkerProcess } from "../../test/support/cluster.js";
 import { PROJECT_FILES } from "../../test/support/compositions.js";
 import { eventually, openStream, request } from "../../test/support/http.js";
-import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
+import type { ServeProcess } from "../../test/support/serve.js";
 
 const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis-server (apt-get install redis-server; scripts/setup.sh installs it)");
@@ -22,6 +21,7 @@ if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis
 const CHUNK_SIZE = "20";
 
 describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
+  let cluster: SmallCluster | undefined;
   let redis: RedisServer;
   let root: string;
   let projectsDir: string;
@@ -30,30 +30,12 @@ describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
   let worker: WorkerProcess;
 
   beforeAll(async () => {
-    redis = await startRedis(REDIS_SERVER!);
-    root = await mkdtemp(join(tmpdir(), "compose-chunk-endings-"));
-    projectsDir = join(root, "projects");
-    outputsDir = join(root, "outputs");
-    for (const [name, html] of Object.entries(PROJECT_FILES)) {
-      await mkdir(dirname(join(projectsDir, name)), { recursive: true });
-      await writeFile(join(projectsDir, name), html);
-    }
-    const dirs = ["--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"];
-    const started = await Promise.allSettled([
-      spawnServe(["--port", "0", "--queue", redis.url, "--max-concurrent-renders", "2", "--chunk-size", CHUNK_SIZE, ...dirs]).ready,
-      startWorker("worker", ["--queue", redis.url, "--stall-timeout", "3", ...dirs]),
-    ]);
-    if (started[0].status === "fulfilled") server = started[0].value;
-    if (started[1].status === "fulfilled") worker = started[1].value;
-    for (const result of started) if (result.status === "rejected") throw result.reason;
+    cluster = await startSmallCluster(REDIS_SERVER!, "chunk-endings", PROJECT_FILES, ["--max-concurrent-renders", "2", "--chunk-size", CHUNK_SIZE]);
+    ({ redis, root, projectsDir, outputsDir, server, worker } = cluster);
   });
 
   afterAll(async () => {
-    await Promise.all([server?.stop(), worker?.stop()]);
-    const left = [...(server ? await leftoverProcesses(server.tag) : []), ...(worker ? await leftoversOf(worker) : [])];
-    await redis?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-    expect(left).toEqual([]);
+    if (cluster) expect(await cluster.close()).toEqual([]);
   });
 
   it.each(["mp4", "mov", "webm"])("finishes a silent %s that fits in one chunk, with every frame", async (format) => {
@@ -94,7 +76,7 @@ describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
   it("keeps the concurrency limit through a Redis restart without persistence, and GET /render/queue tells it", async () => {
     const port = redis.port;
     await redis.stop();
-    redis = await startRedis(REDIS_SERVER!, port);
+    redis = cluster!.redis = await startRedis(REDIS_SERVER!, port);
     await eventually(async () => ((await request(`${server.url}/render/queue`)).status === 200 ? true : undefined), 30_000);
 
     const ids: string[] = [];

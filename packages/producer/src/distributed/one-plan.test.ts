@@ -3,16 +3,15 @@
  * and a `compose worker`: the chunks capture the frames the plan task planned, whatever the
  * composition says by the time they run, and a stored plan changed after it was made is refused.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { render } from "@compose/renderer";
 import { validateRenderOptions } from "@compose/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeFrames, findRedisServer, leftoversOf, startRedis, startWorker, type RedisServer, type WorkerProcess } from "../../test/support/cluster.js";
+import { decodeFrames, findRedisServer, startSmallCluster, type SmallCluster, type WorkerProcess } from "../../test/support/cluster.js";
 import { CROSSING } from "../../test/support/compositions.js";
 import { openStream } from "../../test/support/http.js";
-import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
+import type { ServeProcess } from "../../test/support/serve.js";
 
 const REDIS_SERVER = findRedisServer();
 if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis-server (apt-get install redis-server; scripts/setup.sh installs it)");
@@ -21,7 +20,7 @@ if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis
 const CHUNK_SIZE = "20";
 
 describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
-  let redis: RedisServer;
+  let cluster: SmallCluster | undefined;
   let root: string;
   let projectsDir: string;
   let outputsDir: string;
@@ -30,34 +29,16 @@ describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
   let reference: Buffer[];
 
   beforeAll(async () => {
-    redis = await startRedis(REDIS_SERVER!);
-    root = await mkdtemp(join(tmpdir(), "compose-one-plan-"));
-    projectsDir = join(root, "projects");
-    outputsDir = join(root, "outputs");
-    for (const name of ["shrinking/index.html", "tampered/index.html"]) {
-      await mkdir(dirname(join(projectsDir, name)), { recursive: true });
-      await writeFile(join(projectsDir, name), CROSSING);
-    }
+    cluster = await startSmallCluster(REDIS_SERVER!, "one-plan", { "shrinking/index.html": CROSSING, "tampered/index.html": CROSSING }, ["--chunk-size", CHUNK_SIZE]);
+    ({ root, projectsDir, outputsDir, server, worker } = cluster);
     const options = validateRenderOptions({ format: "mp4", crf: 0 });
     if (!options.ok) throw new Error(JSON.stringify(options.problem));
     await render({ composition: join(projectsDir, "shrinking", "index.html"), output: join(root, "reference.mp4"), options: options.options });
     reference = decodeFrames(["-i", join(root, "reference.mp4")], 320, 180);
-    const dirs = ["--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"];
-    const started = await Promise.allSettled([
-      spawnServe(["--port", "0", "--queue", redis.url, "--chunk-size", CHUNK_SIZE, ...dirs]).ready,
-      startWorker("worker", ["--queue", redis.url, "--stall-timeout", "3", ...dirs]),
-    ]);
-    if (started[0].status === "fulfilled") server = started[0].value;
-    if (started[1].status === "fulfilled") worker = started[1].value;
-    for (const result of started) if (result.status === "rejected") throw result.reason;
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([server?.stop(), worker?.stop()]);
-    const left = [...(server ? await leftoverProcesses(server.tag) : []), ...(worker ? await leftoversOf(worker) : [])];
-    await redis?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-    expect(left).toEqual([]);
+    if (cluster) expect(await cluster.close()).toEqual([]);
   });
 
   it("renders the planned frames though the composition is cut to half its length before its second chunk runs", async () => {

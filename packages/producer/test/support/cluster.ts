@@ -6,11 +6,11 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
-import { CLI, cleanEnv, leftoverProcesses, type Exit } from "./serve.js";
+import { delimiter, dirname, join } from "node:path";
+import { CLI, cleanEnv, leftoverProcesses, spawnServe, type Exit, type ServeProcess } from "./serve.js";
 
 /** The redis-server binary on PATH (or Debian's place for it), or undefined when it is not installed. */
 export function findRedisServer(): string | undefined {
@@ -234,4 +234,51 @@ export function audioStreamMd5(file: string): string {
   const result = spawnSync("ffmpeg", ["-v", "error", "-i", file, "-map", "0:a:0", "-c", "copy", "-f", "md5", "-"], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`ffmpeg could not read the audio of ${file}: ${result.stderr}`);
   return result.stdout.trim();
+}
+
+export interface SmallCluster {
+  /** Replaced by a test that restarts Redis, so that close() stops the one running. */
+  redis: RedisServer;
+  root: string;
+  projectsDir: string;
+  outputsDir: string;
+  server: ServeProcess;
+  worker: WorkerProcess;
+  /** Stops the server, the worker and Redis, removes the directories; returns the processes left running. */
+  close(): Promise<string[]>;
+}
+
+/**
+ * Redis, one `compose serve --queue` (with `serveArgs`) and one worker, over a fresh projects
+ * directory holding `files` and a fresh outputs directory, in a temporary `root` named after `name`.
+ */
+export async function startSmallCluster(redisServer: string, name: string, files: Record<string, string>, serveArgs: string[]): Promise<SmallCluster> {
+  const redis = await startRedis(redisServer);
+  const root = await mkdtemp(join(tmpdir(), `compose-${name}-`));
+  const projectsDir = join(root, "projects");
+  const outputsDir = join(root, "outputs");
+  for (const [file, html] of Object.entries(files)) {
+    await mkdir(dirname(join(projectsDir, file)), { recursive: true });
+    await writeFile(join(projectsDir, file), html);
+  }
+  const dirs = ["--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"];
+  const [server, worker] = await Promise.allSettled([
+    spawnServe(["--port", "0", "--queue", redis.url, ...serveArgs, ...dirs]).ready,
+    startWorker("worker", ["--queue", redis.url, "--stall-timeout", "3", ...dirs]),
+  ]);
+  const close = async () => {
+    const running = [server, worker].flatMap((started) => (started.status === "fulfilled" ? [started.value] : []));
+    await Promise.all(running.map((each) => each.stop()));
+    const left = (await Promise.all(running.map((each) => leftoverProcesses(each.tag)))).flat();
+    // The Redis of now: a test may have restarted it.
+    await (cluster?.redis ?? redis).stop();
+    await rm(root, { recursive: true, force: true });
+    return left;
+  };
+  if (server.status === "rejected" || worker.status === "rejected") {
+    await close();
+    throw server.status === "rejected" ? server.reason : (worker as PromiseRejectedResult).reason;
+  }
+  const cluster: SmallCluster = { redis, root, projectsDir, outputsDir, server: server.value, worker: worker.value, close };
+  return cluster;
 }
