@@ -192,8 +192,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   void answer("state", defaultEntry).catch(() => undefined);
 
   const announceChange = (files: string[]) => {
+    const shown = [...answers.keys()].filter((key) => key.startsWith("state ")).map((key) => key.split(" ").slice(2).join(" "));
     version++;
     answers.clear();
+    // The pages showing these will ask for them as soon as they hear of the change: read them now.
+    for (const file of new Set(shown)) void answer("state", file).catch(() => undefined);
     const data = JSON.stringify({ version, files });
     for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
   };
