@@ -26,16 +26,7 @@ export { ProgressMeter } from "./3-capture/progress-meter.js";
 export { sumFrameStats, RENDER_EVENT_TYPES } from "./common/render-events.js";
 export { audioFileName } from "./output/output-names.js";
 
-// For `compose lint` and `compose preview`: where a host's data-composition-src points, as render resolves it.
-export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
-// For `compose lint` and `compose preview`: the font families a project can draw as themselves.
-export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
-export { servesFile } from "./1-load/serve/project-server.js";
-export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
-
-// For the CLI's reads of a project (lint, the entry, preview): the project-file rule the render's file server applies.
-export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";
-export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
+export * from "./project.js";
 // For compose serve and compose worker: what killed renders left in --outputs, removed at start.
 export { removeOrphanedStaging } from "./output/staged-output.js";
 export { killChildProcesses, trackChild } from "./common/child-processes.js";

@@ -4,7 +4,7 @@ import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer/project";
 
 export function registerLint(program: Command): void {
   program

@@ -2,7 +2,7 @@ import { dirname, relative } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
-import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer";
+import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer/project";
 import type { PreviewLint, PreviewState } from "./preview-state.js";
 
 /** The entry's part of the state; the server adds what concerns the whole project. */

@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { compositionText, ProjectFileError, readProjectFile } from "@compose/renderer";
+import { compositionText, ProjectFileError, readProjectFile } from "@compose/renderer/project";
 import { UsageError } from "../usage-error.js";
 
 /**

@@ -1,7 +1,7 @@
 import { statSync, type Stats } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { PROJECT_FILE_CODE } from "@compose/core";
-import { notRegularFile } from "@compose/renderer";
+import { notRegularFile } from "@compose/renderer/project";
 import { UsageError } from "../usage-error.js";
 
 export interface CompositionEntry {

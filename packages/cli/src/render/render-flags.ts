@@ -11,7 +11,8 @@ import {
   type RenderOptions,
   type VariableValues,
 } from "@compose/core";
-import { ProjectFileError, readProjectFile, type CaptureMode } from "@compose/renderer";
+import type { CaptureMode } from "@compose/renderer";
+import { ProjectFileError, readProjectFile } from "@compose/renderer/project";
 import { maxConcurrentRenders } from "@compose/producer/config";
 import { configOrUsageError, UsageError } from "../usage-error.js";
 import { flagName, flagValue, type FlagsOf } from "./flag-options.js";

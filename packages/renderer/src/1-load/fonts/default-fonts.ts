@@ -1,7 +1,6 @@
 import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import woff2 from "wawoff2";
 import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
 import { findPackage, type InstalledPackage } from "../local-web/npm-package.js";
 
@@ -100,6 +99,8 @@ export async function defaultFontconfig(): Promise<string> {
   const packages = await Promise.all(DEFAULT_FAMILIES.map(packageOf));
   const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v1", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
   await cachedDirectory(dir, async (temp) => {
+    // Loaded only to fill the cache: starting its WebAssembly would slow every command's start.
+    const { default: woff2 } = await import("wawoff2");
     await mkdir(join(temp, "files"));
     for (const [index, pkg] of packages.entries()) {
       const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));

@@ -1,0 +1,12 @@
+// How render reads a project, without the browser driver: what `compose lint`, the CLI's entry
+// checks and `compose preview` need, loadable at a command's start without slowing it.
+
+// Where a host's data-composition-src points, as render resolves it.
+export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
+// The font families a project can draw as themselves.
+export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
+export { servesFile } from "./1-load/serve/project-server.js";
+export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
+// The project-file rule the render's file server applies.
+export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";
+export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
