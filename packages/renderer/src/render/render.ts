@@ -67,12 +67,13 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const meter = new ProgressMeter(plan.totalFrames, emit);
   await captureFrames(plan, pages, sinks, meter, signal);
   warnOnStillness(pages.map((page) => page.stats), loaded.info, emit);
+  const envelopes = plan.audio ? await gainEnvelopes(pages, plan.audio) : undefined;
+  // Nothing more is asked of the pages: their browsers close while the output is finished (the
+  // render's release waits for them).
+  void context.pool.closeAll();
 
   await mixing;
-  if (plan.audio) {
-    const envelopes = await gainEnvelopes(pages, plan.audio);
-    if (envelopes) await mixAudio(plan.audio, envelopes, signal);
-  }
+  if (plan.audio && envelopes) await mixAudio(plan.audio, envelopes, signal);
   if (plan.assemble) {
     meter.assembling();
     await assembleOutput(plan.assemble, signal);

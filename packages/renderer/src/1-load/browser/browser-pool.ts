@@ -6,6 +6,7 @@ import { RenderError } from "../../common/render-error.js";
 export class BrowserPool {
   private readonly browsers: Browser[] = [];
   private closing = false;
+  private readonly closings = new Set<Promise<unknown>>();
   /** Set when a browser went away without being asked to. */
   crashed = false;
 
@@ -28,12 +29,17 @@ export class BrowserPool {
     return launched;
   }
 
-  /** Closes politely, then kills whatever has not gone within a second (a hung or crashed browser). */
+  /**
+   * Closes politely, then kills whatever has not gone within a second (a hung or crashed browser).
+   * A call while another is closing waits for that one too: once it returns, every browser is gone.
+   */
   async closeAll(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.browsers.map((browser) => closeBrowser(browser)));
-    this.browsers.length = 0;
-    this.closing = false;
+    const closing = Promise.all(this.browsers.splice(0).map((browser) => closeBrowser(browser)));
+    this.closings.add(closing);
+    await Promise.all(this.closings);
+    this.closings.delete(closing);
+    if (this.closings.size === 0) this.closing = false;
   }
 
   /** Immediate stop, for cancellation: pending CDP calls fail at once. */
