@@ -206,6 +206,8 @@ describe("compose preview", () => {
     expect(await inComposition<string>("(doc) => doc.getElementById('title').textContent")).toBe("Scrubbed and edited");
     expect(await inComposition<number>("(doc) => doc.getElementById('box').getBoundingClientRect().left")).toBeCloseTo(150, 3);
     expectColour(await pixel(170, 90), [0, 255, 0]);
+    // The frames it replaced are gone once the new one is painted: one page stays loaded, not one per edit.
+    await page.waitForFunction(() => document.querySelectorAll("#frames iframe").length === 1);
   });
 
   it("copies the matching compose render command with only the changed values", async () => {
