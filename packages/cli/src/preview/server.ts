@@ -180,7 +180,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   });
   /** What the page asks for, read once per composition and project version: every tab and reload of a version shares it. */
   const answers = new Map<string, Promise<unknown>>();
+  /** The compositions whose state was asked for at this version: those the open pages show. */
+  const statesAsked = new Set<string>();
   const answer = (name: "state" | "lint", file: string): Promise<unknown> => {
+    if (name === "state") statesAsked.add(file);
     const key = `${name} ${version} ${file}`;
     if (!answers.has(key)) {
       const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version });
@@ -193,11 +196,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   void answer("state", defaultEntry).catch(() => undefined);
 
   const announceChange = (files: string[]) => {
-    const shown = [...answers.keys()].filter((key) => key.startsWith("state ")).map((key) => key.split(" ").slice(2).join(" "));
+    const shown = [...statesAsked];
     version++;
     answers.clear();
+    statesAsked.clear();
     // The pages showing these will ask for them as soon as they hear of the change: read them now.
-    for (const file of new Set(shown)) void answer("state", file).catch(() => undefined);
+    for (const file of shown) void answer("state", file).catch(() => undefined);
     const data = JSON.stringify({ version, files });
     for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
   };
