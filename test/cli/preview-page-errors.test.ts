@@ -15,17 +15,7 @@ import { REPO_ROOT } from "../support/project.js";
 
 const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((name) => existsSync(join(REPO_ROOT, "examples", name, "index.html")));
 const FIREFOX = "/usr/bin/firefox-esr";
-
-/** What a person reads under PAGE ERRORS once the first frame shows, in a page `open` loads. */
-async function pageErrorsOf(example: string, open: (url: string) => Promise<string[]>): Promise<string[]> {
-  const preview = startCli(["preview", join(REPO_ROOT, "examples", example), "--port", "0"], { timeoutMs: 300_000 });
-  try {
-    return await open(await preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//));
-  } finally {
-    preview.child.kill("SIGTERM");
-    await preview.result;
-  }
-}
+const HAS_FIREFOX = existsSync(FIREFOX);
 
 const FIRST_FRAME_SHOWN = () => {
   const stage = document.getElementById("stage")!;
@@ -33,52 +23,72 @@ const FIRST_FRAME_SHOWN = () => {
 };
 const LISTED_ERRORS = () => Array.from(document.querySelectorAll("#page-errors li"), (item) => item.textContent ?? "");
 
-describe("compose preview of the examples in chromium", () => {
-  let browser: ChromiumBrowser;
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
-  });
-  afterAll(async () => browser?.close());
+let chromiumBrowser: ChromiumBrowser;
+let firefoxBrowser: FirefoxBrowser | undefined;
+let firefoxProfile: string | undefined;
 
-  it.each(EXAMPLES)("examples/%s shows no page error", async (example) => {
-    const errors = await pageErrorsOf(example, async (url) => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      try {
-        await page.goto(url);
-        await page.waitForFunction(FIRST_FRAME_SHOWN, undefined, { timeout: 60_000 });
-        return await page.evaluate(LISTED_ERRORS);
-      } finally {
-        await page.close();
-      }
-    });
-    expect(errors).toEqual([]);
-  }, 120_000);
+/** What a person reads under PAGE ERRORS once the first frame shows. */
+async function chromiumErrors(url: string): Promise<string[]> {
+  const page = await chromiumBrowser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(url);
+    await page.waitForFunction(FIRST_FRAME_SHOWN, undefined, { timeout: 60_000 });
+    return await page.evaluate(LISTED_ERRORS);
+  } finally {
+    await page.close();
+  }
+}
+
+async function firefoxErrors(url: string): Promise<string[]> {
+  const page = await firefoxBrowser!.newPage();
+  try {
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.goto(url);
+    await page.waitForFunction(FIRST_FRAME_SHOWN, { timeout: 60_000 });
+    return await page.evaluate(LISTED_ERRORS);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Per example, what each browser listed; one preview of it serves both browsers at once. */
+const listed = new Map<string, { chromium: string[]; firefox?: string[] }>();
+
+beforeAll(async () => {
+  [chromiumBrowser] = await Promise.all([
+    chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] }),
+    HAS_FIREFOX &&
+      (async () => {
+        firefoxProfile = await mkdtemp(join(tmpdir(), "compose-preview-firefox-profile-"));
+        firefoxBrowser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, protocol: "webDriverBiDi", userDataDir: firefoxProfile });
+      })(),
+  ]);
+  for (const example of EXAMPLES) {
+    const preview = startCli(["preview", join(REPO_ROOT, "examples", example), "--port", "0"], { timeoutMs: 300_000 });
+    try {
+      const url = await preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//);
+      const [inChromium, inFirefox] = await Promise.all([chromiumErrors(url), HAS_FIREFOX ? firefoxErrors(url) : undefined]);
+      listed.set(example, { chromium: inChromium, firefox: inFirefox });
+    } finally {
+      preview.child.kill("SIGTERM");
+      await preview.result;
+    }
+  }
+}, 600_000);
+afterAll(async () => {
+  await chromiumBrowser?.close();
+  await firefoxBrowser?.close();
+  if (firefoxProfile) await rm(firefoxProfile, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(FIREFOX))("compose preview of the examples in firefox-esr", () => {
-  let browser: FirefoxBrowser;
-  let profile: string;
-  beforeAll(async () => {
-    profile = await mkdtemp(join(tmpdir(), "compose-preview-firefox-profile-"));
-    browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, protocol: "webDriverBiDi", userDataDir: profile });
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+describe("compose preview of the examples in chromium", () => {
+  it.each(EXAMPLES)("examples/%s shows no page error", (example) => {
+    expect(listed.get(example)!.chromium).toEqual([]);
   });
+});
 
-  it.each(EXAMPLES)("examples/%s shows no page error", async (example) => {
-    const errors = await pageErrorsOf(example, async (url) => {
-      const page = await browser.newPage();
-      try {
-        await page.setViewport({ width: 1280, height: 800 });
-        await page.goto(url);
-        await page.waitForFunction(FIRST_FRAME_SHOWN, { timeout: 60_000 });
-        return await page.evaluate(LISTED_ERRORS);
-      } finally {
-        await page.close();
-      }
-    });
-    expect(errors).toEqual([]);
-  }, 120_000);
+describe.skipIf(!HAS_FIREFOX)("compose preview of the examples in firefox-esr", () => {
+  it.each(EXAMPLES)("examples/%s shows no page error", (example) => {
+    expect(listed.get(example)!.firefox).toEqual([]);
+  });
 });
