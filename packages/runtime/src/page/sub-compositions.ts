@@ -57,15 +57,12 @@ function fileName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
 }
 
-function checkNoCycle(url: string): void {
+async function checkSource(host: Element, url: string): Promise<void> {
   const chain = frameChain();
   if (chain.includes(url)) {
     const files = [...chain.slice(chain.indexOf(url)), url].map(fileName).join(" -> ");
     throw new Error(`sub-composition cycle: ${files}`);
   }
-}
-
-async function checkFound(host: Element, url: string): Promise<void> {
   const response = await fetch(url, { method: "HEAD" }).catch(() => undefined);
   if (!response?.ok) {
     const src = host.getAttribute("data-composition-src");
@@ -88,11 +85,7 @@ const FRAME_STYLE = "display:block;border:0;margin:0;padding:0;background:transp
  */
 async function mountInstance(host: Element, replacing?: HTMLIFrameElement): Promise<Instance> {
   const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
-  checkNoCycle(url);
-  // Asked while the frame loads rather than before: a missing file's frame is dropped below, and
-  // until then its failure must not count as an unhandled rejection (a page error).
-  const found = checkFound(host, url);
-  found.catch(() => undefined);
+  await checkSource(host, url);
   const id = host.getAttribute("data-composition-id");
   if (id !== null && Object.hasOwn(givenValues, id)) host.setAttribute("data-variable-values", JSON.stringify(givenValues[id]));
   const frame = document.createElement("iframe");
@@ -103,12 +96,7 @@ async function mountInstance(host: Element, replacing?: HTMLIFrameElement): Prom
   const loaded = loadFrame(frame);
   frame.src = url;
   host.appendChild(frame);
-  try {
-    await Promise.all([found, loaded]);
-  } catch (error) {
-    frame.remove();
-    throw error;
-  }
+  await loaded;
   const api = (frame.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;
   if (!api) throw new Error(`sub-composition "${hostName(host)}": the compose runtime did not start in ${fileName(url)}`);
   const info = await api.ready().catch((error: unknown) => {
