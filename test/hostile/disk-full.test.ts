@@ -1,14 +1,18 @@
 /**
  * A full disk is named as the cause, with the directory whose disk is full, by the CLI and by the
- * server (code `disk-full`, never `internal-error`). The disk is a real 64 KiB tmpfs, so the
- * ENOSPC is the kernel's; mounting one needs root, without which the test is skipped.
+ * server (code `disk-full`, never `internal-error`), and an output that could not be written whole
+ * is never called done, whichever write the disk filled on (ffmpeg exits 0 when only its trailer
+ * could not be written). The disks are real tmpfs mounts, so the ENOSPC is the kernel's; mounting
+ * one needs root, without which the test is skipped.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, readdir } from "node:fs/promises";
+import { mkdir, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStream } from "../../packages/producer/test/support/http.js";
+import { openStream, request } from "../../packages/producer/test/support/http.js";
 import { startServer, type TestServer } from "../../packages/producer/test/support/serve.js";
 import { lines, render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import { countFrames } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
 /** Noise in every frame: far more than 64 KiB whatever the format. */
@@ -26,6 +30,9 @@ const NOISE = compositionHtml({
   </script>`,
 });
 
+/** The frames NOISE renders: 0.5 s at 30 fps. */
+const NOISE_FRAMES = 15;
+
 function mountSmallDisk(dir: string, options = "size=64k"): boolean {
   try {
     execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", dir], { stdio: "ignore" });
@@ -38,7 +45,15 @@ function mountSmallDisk(dir: string, options = "size=64k"): boolean {
 let project: TempProject;
 let server: TestServer;
 let readOnlyServer: TestServer;
+let nearlyFullServer: TestServer;
 const mounted: string[] = [];
+/** A tmpfs's size is whole pages. */
+const PAGE_KIB = 4;
+/** Pages an unhindered draft render of NOISE to mp4 takes: the disks below are sized around it. */
+let outputPages = 0;
+
+/** The draft render every fill level makes, into `output`. */
+const renderNoise = (output: string) => render([project.dir, "-o", output, "--workers", "1", "--quality", "draft"]);
 
 beforeAll(async () => {
   project = await createProject({ "index.html": NOISE });
@@ -48,12 +63,18 @@ beforeAll(async () => {
   if (mountSmallDisk(server.outputsDir)) mounted.push(server.outputsDir);
   readOnlyServer = await startServer([], {}, { "noise/index.html": NOISE });
   if (mountSmallDisk(readOnlyServer.outputsDir, "ro,size=64k")) mounted.push(readOnlyServer.outputsDir);
+  const whole = await renderNoise(project.path("whole.mp4"));
+  if (whole.code !== 0) throw new Error(`the unhindered render failed: ${whole.stderr}`);
+  outputPages = Math.ceil((await stat(project.path("whole.mp4"))).size / 1024 / PAGE_KIB);
+  nearlyFullServer = await startServer([], {}, { "noise/index.html": NOISE });
+  if (mountSmallDisk(nearlyFullServer.outputsDir, `size=${(outputPages - 1) * PAGE_KIB}k`)) mounted.push(nearlyFullServer.outputsDir);
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const dir of mounted) execFileSync("umount", [dir]);
   await server?.close();
   await readOnlyServer?.close();
+  await nearlyFullServer?.close();
   await project?.remove();
 });
 
@@ -66,6 +87,39 @@ describe.skipIf(process.getuid?.() !== 0)("a full disk", () => {
       `error: cannot write in ${project.path("full")}: no space is left on its disk (No space left on device); free some space or write the output elsewhere`,
     ]);
     expect(await readdir(project.path("full"))).toEqual([]);
+  });
+
+  // From a disk with room for all but the last page (where only ffmpeg's trailer fails) down to
+  // one with room for a fraction of it, and disks with just enough room and more.
+  it.each([-32, -8, -2, -1, 0, 4])("with the output's size %d pages free, the CLI either writes a whole file or fails as disk-full leaving nothing", async (spare) => {
+    const dir = project.path(`level${spare}`);
+    await mkdir(dir);
+    // The staging directory's entry takes no page of a tmpfs: the size is the room for the file.
+    if (!mountSmallDisk(dir, `size=${(outputPages + spare) * PAGE_KIB}k`)) throw new Error("could not mount a tmpfs");
+    mounted.push(dir);
+    const result = await renderNoise(join(dir, "out.mp4"));
+    if (result.code === 0) {
+      expect(await countFrames(join(dir, "out.mp4"))).toBe(NOISE_FRAMES);
+    } else {
+      expect(result.code, result.stderr).toBe(1);
+      expect(lines(result.stderr).filter((line) => line.startsWith("error:"))).toEqual([
+        expect.stringMatching(new RegExp(`^error: cannot write (in )?${dir}.*no space is left on its disk`)),
+      ]);
+      expect(await readdir(dir)).toEqual([]);
+    }
+    if (spare > 0) expect(result.code, result.stderr).toBe(0);
+    if (spare < 0) expect(result.code, "a file larger than its disk was called done").toBe(1);
+  });
+
+  it("the server never completes a request whose output could not be written whole", async () => {
+    expect(mounted).toContain(nearlyFullServer.outputsDir);
+    const client = await openStream(nearlyFullServer.url, { composition: "noise", quality: "draft", workers: 1 });
+    const last = (await client.ended).at(-1);
+    expect(last?.event).toBe("failed");
+    expect(last?.data.code).toBe("disk-full");
+    const id = last?.data.requestId as string;
+    expect((await request(`${nearlyFullServer.url}/render/${id}/output`)).status).toBeGreaterThanOrEqual(400);
+    expect(await readdir(nearlyFullServer.outputsDir)).toEqual([]);
   });
 
   it("the server fails the request as disk-full, without its own paths", async () => {

@@ -19,7 +19,7 @@ export { renderRange, type RangeRequest } from "./render/render-range.js";
 export { assembleChunks, type ChunksAssembly, type JoinedOutput } from "./render/assemble-chunks.js";
 export { planToJson, planFromJson } from "./2-plan/plan-json.js";
 export type { RenderPlan } from "./2-plan/render-plan.js";
-export { chunkProblem } from "./5-assemble/check-chunk.js";
+export { outputProblem } from "./output/verify-output.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";

@@ -5,7 +5,7 @@ import type { Job } from "bullmq";
 import { UnrecoverableError } from "bullmq";
 import {
   assembleChunks,
-  chunkProblem,
+  outputProblem,
   planChunks,
   planFromJson,
   planToJson,
@@ -116,10 +116,11 @@ async function checkChunks(request: RenderJobData, context: TaskContext, plan: R
   for (const [index, range] of plan.ranges.entries()) {
     const frames = range.end - range.start;
     const file = join(context.outputsDir, parts[index]!);
-    const problem = await chunkProblem(file, format, frames, fps, hooks.signal);
+    const expected = { format, frames, fps, audio: false };
+    const problem = await outputProblem(file, expected, "frames", hooks.signal);
     if (!problem) continue;
     await renderChunk(request, context, plan, index, hooks);
-    const again = await chunkProblem(file, format, frames, fps, hooks.signal);
+    const again = await outputProblem(file, expected, "frames", hooks.signal);
     if (again) {
       throw new RenderError("encode-failed", `chunk ${index + 1}/${plan.ranges.length} (frames ${range.start}-${range.end - 1}) is wrong: ${problem}; rendered again, ${again}`);
     }

@@ -12,33 +12,57 @@ export function ffmpegPath(): string {
   return toolPath("ffmpeg");
 }
 
-/** Keeps the tail of ffmpeg's log for the error line; the head is rarely the reason. */
-function collectStderr(child: ChildProcess): () => string {
-  let text = "";
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    text = (text + chunk).slice(-4000);
-  });
-  return () => text;
+/**
+ * What ffmpeg logs when a write of its output failed. It still exits 0 after some of them (a
+ * trailer it could not write on a full disk), so its exit code alone does not say the output is whole.
+ */
+const WRITE_FAILED = /Error writing trailer|Error submitting a packet to the muxer|av_interleaved_write_frame\(\)|Error closing file|No space left on device|File too large|Input\/output error/;
+
+interface StderrLog {
+  /** The tail of the log: the head is rarely the reason. */
+  tail(): string;
+  /** The first line that reported a failed write, wherever in the log it stood. */
+  writeFailure(): string | undefined;
 }
 
-function exitError(code: number | null, signal: NodeJS.Signals | null, log: string, args: string[]): RenderError {
+function collectStderr(child: ChildProcess): StderrLog {
+  let text = "";
+  let failure: string | undefined;
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    text = (text + chunk).slice(-4000);
+    // Matched on the tail, not the chunk: a line may arrive in two chunks.
+    failure ??= text.split("\n").find((line) => WRITE_FAILED.test(line))?.trim();
+  });
+  return { tail: () => text, writeFailure: () => failure };
+}
+
+function failedWith(how: string, log: string, args: string[]): RenderError {
   const full = fullDiskError(log, args.at(-1));
   if (full) return full;
-  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
   const lastLine = log.trim().split("\n").filter(Boolean).slice(-1)[0] ?? "";
   return new RenderError("encode-failed", `ffmpeg ${how}${lastLine ? `: ${lastLine}` : ""}`);
+}
+
+function exitError(code: number | null, signal: NodeJS.Signals | null, log: StderrLog, args: string[]): RenderError | undefined {
+  if (code !== 0 || signal) return failedWith(signal ? `was killed by ${signal}` : `exited with code ${code}`, log.tail(), args);
+  const failure = log.writeFailure();
+  return failure === undefined ? undefined : failedWith("could not write its output", `${log.tail()}\n${failure}`, args);
 }
 
 function spawnFfmpeg(args: string[], stdin: "pipe" | "ignore"): ChildProcess {
   return trackChild(spawn(ffmpegPath(), args, { stdio: [stdin, "ignore", "pipe"] }));
 }
 
-function waitForExit(child: ChildProcess, log: () => string, args: string[]): Promise<void> {
+function waitForExit(child: ChildProcess, log: StderrLog, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     child.once("error", (error: NodeJS.ErrnoException) =>
       reject(error.code === "ENOENT" ? new RenderError("ffmpeg-missing", FFMPEG_MISSING) : error),
     );
-    child.once("close", (code, signal) => (code === 0 ? resolve() : reject(exitError(code, signal, log(), args))));
+    child.once("close", (code, signal) => {
+      const error = exitError(code, signal, log, args);
+      if (error) reject(error);
+      else resolve();
+    });
   });
 }
 

@@ -13,6 +13,8 @@ import { removeOrphansMatching } from "./owned-temp.js";
 export interface StagedOutput {
   /** The file or directory to write into now. */
   path: string;
+  /** What commit() renames to the output: `path`, or for a still the frame file inside it. */
+  result: string;
   commit(): Promise<void>;
   discard(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function stageFile(output: string): Promise<StagedOutput> {
   const path = join(dir, basename(output));
   return {
     path,
+    result: path,
     async commit() {
       await rename(path, output);
       await rm(dir, { recursive: true, force: true });
@@ -62,6 +65,7 @@ export async function stageDirectory(output: string): Promise<StagedOutput> {
   const dir = await stagingDirectory(output);
   return {
     path: dir,
+    result: dir,
     async commit() {
       await mkdir(output, { recursive: true });
       const stale = (await readdir(output)).filter((name) => isSequenceFrameName(name) || name === audioFileName("png-sequence"));
@@ -81,6 +85,7 @@ export async function stageStill(output: string, frameFile: string): Promise<Sta
   const dir = await stagingDirectory(output);
   return {
     path: dir,
+    result: join(dir, frameFile),
     async commit() {
       await rename(join(dir, frameFile), output);
       await rm(dir, { recursive: true, force: true });

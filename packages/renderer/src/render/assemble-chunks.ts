@@ -1,6 +1,6 @@
 import { assembleOutput } from "../5-assemble/assemble-output.js";
 import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
-import { outputSize } from "../output/output-size.js";
+import { commitWhenWhole } from "../output/verify-output.js";
 import { stageOutput } from "../output/staged-output.js";
 import { rebasePlan } from "../2-plan/rebase-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
@@ -26,16 +26,16 @@ export interface JoinedOutput {
  */
 export async function assembleChunks(request: ChunksAssembly): Promise<JoinedOutput> {
   const { signal } = request;
-  const { assemble, output } = rebasePlan(request.plan, request.root);
+  const { assemble, output, totalFrames, fps } = rebasePlan(request.plan, request.root);
   if (!assemble) throw new RenderError("internal-error", "the plan has no parts to assemble: it was not made by planChunks");
   const staged = await stageOutput(output.path, output.format, false);
   try {
     await assembleOutput({ ...assemble, into: staged.path }, signal);
     throwIfAborted(signal);
-    await staged.commit();
+    const expected = { format: output.format, frames: totalFrames, fps, audio: assemble.audioFile !== undefined };
+    return { output: output.path, sizeBytes: await commitWhenWhole(staged, output.path, expected, signal) };
   } catch (error) {
     await staged.discard();
     throw signal?.aborted ? cancelledError() : error;
   }
-  return { output: output.path, sizeBytes: await outputSize(output.path) };
 }

@@ -6,7 +6,7 @@ import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderHooks } from "./render-context.js";
 import { emitStarted } from "./render.js";
-import { outputSize } from "../output/output-size.js";
+import { commitWhenWhole } from "../output/verify-output.js";
 import { stageOutput } from "../output/staged-output.js";
 import { rebasePlan } from "../2-plan/rebase-plan.js";
 import type { EncodeTarget, RenderPlan } from "../2-plan/render-plan.js";
@@ -58,7 +58,7 @@ export function renderRange(request: RangeRequest, hooks: RenderHooks = {}): Pro
     const meter = new ProgressMeter(frames, emit);
     await captureFrames(slice, [loaded.firstPage], sinks, meter, signal);
     throwIfAborted(signal);
-    await staged.commit();
+    const sizeBytes = await commitWhenWhole(staged, part, { format: plan.output.format, frames, fps: plan.fps, audio: false }, signal);
     committed = true;
     const finished: RenderFinishedEvent = {
       type: "finished",
@@ -68,7 +68,7 @@ export function renderRange(request: RangeRequest, hooks: RenderHooks = {}): Pro
       width: composition.width,
       height: composition.height,
       frames,
-      sizeBytes: await outputSize(part),
+      sizeBytes,
       captureMs: meter.captureMs(),
       elapsedMs: Date.now() - startedAt,
       stats: sumFrameStats([loaded.firstPage.stats]),

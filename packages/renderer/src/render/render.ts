@@ -13,7 +13,7 @@ import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderContext, type RenderHooks } from "./render-context.js";
 import { checkOutput } from "../output/check-output.js";
-import { outputSize } from "../output/output-size.js";
+import { commitWhenWhole } from "../output/verify-output.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
 import { isStill, planRender, type PlanRequest } from "../2-plan/plan-render.js";
@@ -79,7 +79,8 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     await assembleOutput(plan.assemble, signal);
   }
   throwIfAborted(signal);
-  await staged.commit();
+  const expected = { format: options.format, frames: plan.totalFrames, fps: plan.fps, audio: plan.audio !== undefined, still };
+  const sizeBytes = await commitWhenWhole(staged, request.output, expected, signal);
   committed = true;
   // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
   if (plan.output.whole) await warnOnFlatFrames(request.output, options.format, loaded.info, emit, signal);
@@ -92,7 +93,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     width: plan.composition.width,
     height: plan.composition.height,
     frames: plan.totalFrames,
-    sizeBytes: await outputSize(request.output),
+    sizeBytes,
     captureMs: meter.captureMs(),
     elapsedMs: Date.now() - startedAt,
     stats: sumFrameStats(pages.map((page) => page.stats)),
