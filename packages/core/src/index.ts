@@ -129,3 +129,6 @@ export {
   type RenderProblem,
   type RenderFailedEvent,
 } from "./events/render-events.js";
+
+export { rowIssues, rowName, rowProblemLine, typeTextRows, typedCell, type BatchRow, type RowProblem } from "./batch/batch-rows.js";
+export { expandOutputTemplate, fileNamePart, outputTemplateProblem, rowIndexText, sharedOutput } from "./batch/output-template.js";

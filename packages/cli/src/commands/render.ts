@@ -57,10 +57,19 @@ export function registerRender(program: Command): void {
         // An unset shell variable, or a wish for standard output: neither names a place to write.
         throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
       }
-      const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
+      const batchOnly = (["batchConcurrency", "failFast", "resume"] as const).find((field) => flags[field] !== undefined && flags[field] !== false);
+      if (batchOnly !== undefined && flags.batch === undefined) throw new UsageError(`${optionFlag(batchOnly)} goes with --batch FILE; without it there is one render`);
+      // A batch's --output is a template: its {ext} names no format, the flag or the default does.
+      const formatFlags = flags.batch !== undefined && flags.output?.includes("{ext}") ? { ...flags, output: undefined } : flags;
+      const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(formatFlags) });
       const selection = selectFrames(flags, options.fps);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
       const entry = resolveCompositionEntry(pathArg);
+      if (flags.batch !== undefined) {
+        const { runBatchCommand } = await import("../batch/batch-command.js");
+        process.exitCode = await runBatchCommand({ flags: { ...flags, batch: flags.batch }, entry, options, selection, settings: { ...settings, optionName: optionFlag } });
+        return;
+      }
       const output = resolve(flags.output ?? defaultOutput(entry.name, options, selection));
       if (options.docker) {
         // The same render, by the CLI inside the compose-render image; this process starts no browser.

@@ -30,6 +30,16 @@ export const FLAGS = {
     // Not passed on as typed: the container reads the file where it is mounted.
     scopes: ["render"],
   },
+  batch: {
+    flag: "--batch <file>",
+    help: "render one output per row of FILE (a JSON array of variable objects, JSON Lines, or CSV with a header); --output is then a template with {index}, {ext} and {<variable>} (docs/batch.md)",
+    defaultText: "none; outputs renders/<name>/{index}.{ext}",
+    // Not passed on: the container renders one composition.
+    scopes: ["render"],
+  },
+  batchConcurrency: { flag: "--batch-concurrency <n>", help: "with --batch: rows rendered at once", defaultText: "from the cores and memory", scopes: ["render"] },
+  failFast: { flag: "--fail-fast", help: "with --batch: stop at the first row that fails", default: false, scopes: ["render"] },
+  resume: { flag: "--resume", help: "with --batch: skip rows whose output exists and was made from the same composition files, row and options", default: false, scopes: ["render"] },
   quiet: { flag: "--quiet", help: "print only errors and the output path", default: false, scopes: RENDER_AND_CONTAINER },
   maxConcurrentRenders: {
     flag: "--max-concurrent-renders <n>",

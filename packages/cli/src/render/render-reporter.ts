@@ -12,7 +12,7 @@ export interface ReporterOptions {
 }
 
 /** Paths under the current directory print as the user would type them. */
-function displayPath(path: string): string {
+export function displayPath(path: string): string {
   const fromHere = relative(process.cwd(), path);
   return fromHere && !fromHere.startsWith("..") && !isAbsolute(fromHere) ? fromHere : path;
 }

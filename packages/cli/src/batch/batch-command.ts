@@ -1,0 +1,79 @@
+import { availableParallelism } from "node:os";
+import { plural, resolveWorkerCount, type RenderOptions } from "@compose/core";
+import type { RenderRequest } from "@compose/renderer";
+import type { CompositionEntry } from "../project/resolve-composition-entry.js";
+import type { FrameSelection } from "../render/frame-selection.js";
+import type { RenderFlags } from "../render/render-flags.js";
+import { UsageError } from "../usage-error.js";
+import { createBatchReporter } from "./batch-reporter.js";
+import { planBatch } from "./plan-batch.js";
+import { readRowsFile } from "./read-rows-file.js";
+import { autoBatchConcurrency, runBatch } from "./run-batch.js";
+
+/** Exit code of a process ended by Ctrl-C, as shells report it. */
+const EXIT_INTERRUPTED = 130;
+
+export interface BatchCommand {
+  flags: RenderFlags & { batch: string };
+  entry: CompositionEntry;
+  options: RenderOptions;
+  selection: FrameSelection;
+  settings: Omit<RenderRequest, "composition" | "output" | "options">;
+}
+
+function concurrencyFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 64) throw new UsageError(`--batch-concurrency must be a whole number from 1 to 64 (got ${text})`);
+  return Number(text);
+}
+
+/**
+ * `compose render --batch FILE`: every row read and checked before the first renders, then each
+ * rendered as `compose render --variables '<row>'` would render it, in this process. Returns the
+ * exit code: 0 when every row rendered, 1 when any failed, 130 when stopped.
+ */
+export async function runBatchCommand({ flags, entry, options, selection, settings }: BatchCommand): Promise<number> {
+  if (options.docker) throw new UsageError("--batch renders in this process; --docker renders one composition a run: leave out one of them");
+  const concurrency = concurrencyFlag(flags.batchConcurrency);
+  const rowsFile = await readRowsFile(flags.batch);
+  const plan = await planBatch({
+    compositionFile: entry.file,
+    name: entry.name,
+    rowsFile,
+    base: options.variables ?? {},
+    template: flags.output,
+    format: options.format,
+    still: selection.still,
+    strict: options.strictVariables,
+  });
+  const lanes = Math.min(plan.rows.length, concurrency ?? autoBatchConcurrency(resolveWorkerCount(options.workers, availableParallelism())));
+  const quiet = flags.quiet ?? false;
+  const report = createBatchReporter({ rows: plan.rows.length, quiet, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
+  if (!quiet) process.stdout.write(`Rendering ${plural(plan.rows.length, "row")} of ${entry.name}, ${lanes} at a time\n`);
+  for (const row of plan.rows) for (const warning of row.warnings) report.event(row, { type: "warning", code: warning.code, message: warning.message });
+
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  try {
+    const outcomes = await runBatch({
+      plan,
+      compositionFile: entry.file,
+      options,
+      settings: { ...settings, frames: selection.frames, still: selection.still },
+      concurrency: lanes,
+      failFast: flags.failFast ?? false,
+      resume: flags.resume ?? false,
+      signal: controller.signal,
+      onEvent: report.event,
+      onOutcome: report.outcome,
+    });
+    report.summary(outcomes, plan.rows, controller.signal.aborted);
+    if (controller.signal.aborted) return EXIT_INTERRUPTED;
+    return [...outcomes.values()].some((outcome) => outcome.status === "failed") || outcomes.size < plan.rows.length ? 1 : 0;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}
