@@ -37,7 +37,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof UsageError) {
-    process.stderr.write(`error: ${error.message}\n`);
+    process.stderr.write(`error: ${error.message}\n${error.details.map((detail) => `  ${detail}\n`).join("")}`);
     process.exit(2);
   }
   // Anything else is our fault, not the user's: still one line, with a pointer for reporting it.

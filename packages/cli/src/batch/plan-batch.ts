@@ -4,6 +4,7 @@ import {
   extractCompositionMetadata,
   outputExtension,
   outputTemplateProblem,
+  plural,
   rowIssues,
   rowName,
   rowProblemLine,
@@ -73,7 +74,7 @@ export async function planBatch(request: BatchPlanRequest): Promise<BatchPlan> {
   const issues = rowIssues(typed.rows, declarations, request.strict);
   if (request.strict && (issues.length > 0 || typed.problems.length > 0)) {
     const lines = [...typed.problems, ...issues].sort((a, b) => a.row - b.row).map(rowProblemLine);
-    throw new UsageError(`rows refused by --strict-variables, so nothing rendered:\n  ${lines.join("\n  ")}`);
+    throw new UsageError(`${plural(new Set(lines.map((line) => line.split(":")[0])).size, "row")} refused by --strict-variables, so nothing rendered:`, lines);
   }
   const count = typed.rows.length;
   const rows = typed.rows.map((row, index): PlannedRow => ({

@@ -31,11 +31,14 @@ function jsonRows(text: string, shown: string): BatchRow[] {
   const { value } = parsed;
   const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value.rows) ? value.rows : undefined;
   if (list === undefined) throw new UsageError(`${shown} must hold ${FORMS}`);
+  // Lines name rows only where each row has a line of its own.
   const lineAt = createLineIndex(text);
-  return rowsOf(list, (index) => {
-    const offset = parsed.offsets.get(list[index] as object);
+  const lines = list.map((row) => {
+    const offset = parsed.offsets.get(row as object);
     return offset === undefined ? undefined : lineAt(offset).line;
-  }, shown);
+  });
+  const ownLines = new Set(lines).size === lines.length && !lines.includes(undefined);
+  return rowsOf(list, (index) => (ownLines ? lines[index] : undefined), shown);
 }
 
 function jsonLinesRows(text: string, shown: string): BatchRow[] {
