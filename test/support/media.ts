@@ -203,3 +203,9 @@ export function topLevelBoxes(file: Buffer): Array<{ type: string; offset: numbe
   }
   return boxes;
 }
+
+/** The MD5 of every decoded frame of every stream (video and audio), in order: equal lists mean identical pictures and sound. */
+export async function decodedFrameMd5s(file: string): Promise<string[]> {
+  const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", file, "-map", "0", "-f", "framemd5", "-"], { maxBuffer: 64 * 1024 * 1024 });
+  return stdout.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
+}

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import { plural, resolveWorkerCount, type RenderOptions } from "@compose/core";
 import type { RenderRequest } from "@compose/renderer";
 import type { CompositionEntry } from "../project/resolve-composition-entry.js";
@@ -60,6 +61,7 @@ export async function runBatchCommand({ flags, entry, options, selection, settin
     const outcomes = await runBatch({
       plan,
       compositionFile: entry.file,
+      rowsFile: resolve(flags.batch),
       options,
       settings: { ...settings, frames: selection.frames, still: selection.still },
       concurrency: lanes,

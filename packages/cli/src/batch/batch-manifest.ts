@@ -48,17 +48,20 @@ async function hashFile(path: string): Promise<string> {
 }
 
 /**
- * One digest of every file of the project a composition may read (its folder's regular files, but
- * for installed packages, hidden entries, a top-level renders/ and `outside`, where the outputs go):
- * a change to any of them makes every row new again.
+ * One digest of every file of the project a composition may read, whatever names it (a script, a
+ * variable): its folder's regular files, but for installed packages, hidden entries, a top-level
+ * renders/, the folders of batches' outputs (those holding a manifest) and the `skipped` paths
+ * (this batch's outputs and rows file). A change to any of them makes every row new again.
  */
-export async function projectDigest(projectDir: string, outside: string): Promise<string> {
+export async function projectDigest(projectDir: string, skipped: readonly string[]): Promise<string> {
   const lines: string[] = [];
+  const isOutside = (path: string) => skipped.some((skip) => path === skip || path.startsWith(`${skip}${sep}`));
   const walk = async (dir: string, depth: number): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
+    if (depth > 0 && entries.some((entry) => entry.name === MANIFEST_NAME)) return;
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const path = join(dir, entry.name);
-      if (isSkipped(entry.name, depth) || path === outside || path.startsWith(`${outside}${sep}`)) continue;
+      if (isSkipped(entry.name, depth) || isOutside(path)) continue;
       if (entry.isDirectory()) await walk(path, depth + 1);
       else if (entry.isFile()) lines.push(`${relative(projectDir, path)} ${await hashFile(path)}`);
     }

@@ -25,6 +25,8 @@ export type RowOutcome =
 export interface BatchRequest {
   plan: BatchPlan;
   compositionFile: string;
+  /** The file the rows came from: not an input of the composition. */
+  rowsFile: string;
   /** The options every row shares; each row adds its variables. */
   options: RenderOptions;
   /** What every row's render request carries besides (limits, capture settings, option naming). */
@@ -50,7 +52,7 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
   const { render, RenderError } = await import("@compose/renderer");
   const folder = commonFolder(plan.rows.map((row) => row.output));
   const manifest = await openManifest(folder, request.resume);
-  const project = await projectDigest(dirname(request.compositionFile), folder);
+  const project = await projectDigest(dirname(request.compositionFile), [folder, request.rowsFile]);
   const stop = new AbortController();
   const stopped = AbortSignal.any([signal, stop.signal]);
   const outcomes = new Map<number, RowOutcome>();
