@@ -5,8 +5,10 @@
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // The font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
-export { servesFile } from "./1-load/serve/project-server.js";
+// The file server's way with project files, for the studio to serve them alike.
+export { openServedFile } from "./1-load/serve/project-server.js";
+export { sendProjectFile } from "./1-load/serve/send-file.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
-export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";
+export { readProjectFile, readOpenedFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile, type ProjectFile } from "./common/project-file.js";
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";

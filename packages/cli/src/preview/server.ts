@@ -3,12 +3,11 @@ import type { AddressInfo } from "node:net";
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import sirv from "sirv";
 import { FRAME_RATES } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
 import { openEventStream } from "@compose/producer/sse";
 import type { MediaPlanRequest } from "@compose/renderer";
-import { servesFile } from "@compose/renderer/project";
+import { openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } from "@compose/renderer/project";
 import { cacheable, sendCacheable } from "./http-cache.js";
 import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
@@ -157,20 +156,17 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const unknownComposition = async (path: unknown) => `composition must be one of the project's compositions: ${(await listCompositions(root)).join(", ")} (got ${JSON.stringify(path)})`;
   /** The path of the render command: as given when it names this entry, else the entry's file, so the command runs as shown. */
   const commandPath = (file: string) => (file === defaultEntry && !options.pathIsFolder ? options.pathArg : relative(options.cwd, file) || file);
-  // Revalidated on every load (no-cache with an ETag of size and time): a reload after a save
-  // fetches what changed only, and the browser reuses its compiled scripts for the rest.
-  const files = sirv(root, { dev: true, dotfiles: false, etag: true });
-  /** The project file a URL path names, under the rules render serves by; a folder's index.html. */
-  const projectFile = async (pathname: string): Promise<string | undefined> => {
+  /** The project file a URL path names, opened under the rules render serves by; a folder's index.html. */
+  const projectFile = async (pathname: string): Promise<ProjectFile | undefined> => {
     for (const path of [pathname, `${pathname.replace(/\/?$/, "/")}index.html`]) {
-      if (await servesFile(root, path)) return path;
+      const opened = await openServedFile(root, path);
+      if (opened.kind === "file") return opened;
     }
     return undefined;
   };
   let version = 1;
   const clients = new Set<ServerResponse>();
   await mkdir(options.framesDir, { recursive: true });
-  const frames = sirv(options.framesDir, { dev: true, dotfiles: false, etag: false });
   const renders = createRenderJobs({ root, execute: options.executeRender });
 
   const readState = async (file: string) => ({
@@ -211,8 +207,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const runtimeUrl = `${PREVIEW_PREFIX}runtime.js?v=${runtime.etag.slice(1, -1)}`;
 
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
-  const serveHtml = async (response: ServerResponse, path: string, config: string | null): Promise<void> => {
-    const html = await readFile(path, "utf8");
+  const serveHtml = async (response: ServerResponse, file: ProjectFile, config: string | null): Promise<void> => {
+    const html = (await readOpenedFile(file, file.path)).toString("utf8");
     const script = `<script src="${runtimeUrl}"></script><script>${options.runtimeBootCall(parseBootConfig(config))}</script>`;
     send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
   };
@@ -305,17 +301,17 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       if (name === "runtime.js") return sendCacheable(request, response, "text/javascript; charset=utf-8", runtime);
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
       if (name.startsWith("frames/")) {
-        request.url = `/${name.slice("frames/".length)}`;
-        if (!(await servesFile(await realpath(options.framesDir), request.url))) return notFound(response);
-        return frames(request, response, () => notFound(response));
+        const frame = await openServedFile(options.framesDir, name.slice("frames/".length));
+        return frame.kind === "file" ? sendProjectFile(request, response, frame, { etag: false }) : notFound(response);
       }
       return notFound(response);
     }
     const file = await projectFile(pathname);
     if (file === undefined) return notFound(response);
-    if (/\.html?$/i.test(file)) return serveHtml(response, join(root, ...decodeURIComponent(file).split("/")), url.searchParams.get(CONFIG_PARAMETER));
-    request.url = file;
-    files(request, response, () => notFound(response));
+    if (/\.html?$/i.test(file.path)) return serveHtml(response, file, url.searchParams.get(CONFIG_PARAMETER));
+    // Revalidated on every load: a reload after a save fetches what changed only, and the
+    // browser reuses its compiled scripts for the rest.
+    sendProjectFile(request, response, file, { etag: true });
   };
 
   const server = createServer((request, response) => {

@@ -128,7 +128,7 @@ export async function routeRequests(browser: Browser, network: PageNetwork): Pro
       }
       const { reason } = await network.ruling(request.url);
       if (reason === undefined) return session.send("Fetch.continueRequest", { requestId });
-      network.onRefused(request.url, reason, network.local.remedy(request.url));
+      network.onRefused(request.url, reason, await network.local.remedy(request.url));
       return session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
     })().catch(() => undefined);
   });

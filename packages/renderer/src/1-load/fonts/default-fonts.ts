@@ -1,8 +1,7 @@
 import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
-import { findPackage, type InstalledPackage } from "../local-web/npm-package.js";
 
 /** A family of the default set: the npm package it comes from, and the names that resolve to it. */
 export interface DefaultFamily {
@@ -84,10 +83,26 @@ export function fontconfigXml(dir: string): string {
   ].join("\n");
 }
 
-async function packageOf(family: DefaultFamily): Promise<InstalledPackage> {
-  const pkg = await findPackage({ root: dirname(fileURLToPath(import.meta.url)), parents: true }, family.package);
-  if (!pkg) throw new Error(`the default font package ${family.package} is not installed: reinstall compose`);
-  return pkg;
+/** A package of the default set, where compose's own install put it. */
+interface FontPackage {
+  name: string;
+  version: string;
+  dir: string;
+}
+
+/**
+ * Found as Node finds compose's dependencies, not under the rule for a project's packages: the
+ * installer's links (pnpm's store, a workspace) are compose's own.
+ */
+async function packageOf(family: DefaultFamily): Promise<FontPackage> {
+  let manifest: string;
+  try {
+    manifest = createRequire(import.meta.url).resolve(`${family.package}/package.json`);
+  } catch {
+    throw new Error(`the default font package ${family.package} is not installed: reinstall compose`);
+  }
+  const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
+  return { name: family.package, version, dir: dirname(manifest) };
 }
 
 /**

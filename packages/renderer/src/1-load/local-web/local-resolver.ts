@@ -3,7 +3,7 @@ import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
 import { familySlug } from "@compose/core";
 import { fontFaceCss, fontsourceRules } from "./fontsource.js";
 import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl } from "./google-fonts-url.js";
-import { findPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
+import { lookUpPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
 
 /** What the browser gets instead of going to the network. */
 export interface LocalResponse {
@@ -14,8 +14,11 @@ export interface LocalResponse {
 /** Answers the web from the project's node_modules: a local response, or undefined to go on as the policy says. */
 export interface LocalWeb {
   resolve(url: string): Promise<LocalResponse | undefined>;
-  /** For a URL it could not answer: what would let it, in words (undefined for URLs it never answers). */
-  remedy(url: string): string | undefined;
+  /**
+   * For a URL it could not answer, in words: why the project's copy is refused, or what would let
+   * it answer (undefined for URLs it never answers).
+   */
+  remedy(url: string): Promise<string | undefined>;
 }
 
 /** The hosts whose requests it may answer: the browser pauses only these when it would not pause everything. */
@@ -55,15 +58,21 @@ async function cdnFileBody(pkg: InstalledPackage, file: CdnFile): Promise<{ path
   return undefined;
 }
 
+/** What the packages say of a URL: the response, or why the package that would answer it is refused. */
+interface Answer {
+  response?: LocalResponse;
+  refused?: string;
+}
+
 /** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
 export function createLocalWeb(lookup: PackageLookup): LocalWeb {
-  const answers = new Map<string, Promise<LocalResponse | undefined>>();
+  const answers = new Map<string, Promise<Answer>>();
 
-  const resolveCdn = async (file: CdnFile): Promise<LocalResponse | undefined> => {
-    const pkg = await findPackage(lookup, file.name);
-    if (!pkg || pkg.version !== file.version) return undefined;
+  const resolveCdn = async (file: CdnFile): Promise<Answer> => {
+    const { found: pkg, refused } = await lookUpPackage(lookup, file.name);
+    if (!pkg || pkg.version !== file.version) return { refused };
     const found = await cdnFileBody(pkg, file);
-    return found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body };
+    return { response: found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body } };
   };
 
   const resolveGoogleFonts = async (url: string): Promise<LocalResponse | undefined> => {
@@ -76,18 +85,21 @@ export function createLocalWeb(lookup: PackageLookup): LocalWeb {
     return css.length === 0 ? undefined : { contentType: "text/css; charset=utf-8", body: Buffer.from(css.join("\n")) };
   };
 
-  const answer = async (url: string): Promise<LocalResponse | undefined> => {
+  const answerOf = async (url: string): Promise<Answer> => {
     const file = parseCdnUrl(url);
     if (file) return resolveCdn(file);
-    return parseGoogleFontsUrl(url) ? resolveGoogleFonts(url) : undefined;
+    return { response: parseGoogleFontsUrl(url) ? await resolveGoogleFonts(url) : undefined };
+  };
+  const answer = (url: string): Promise<Answer> => {
+    if (!answers.has(url)) answers.set(url, answerOf(url).catch(() => ({})));
+    return answers.get(url)!;
   };
 
   return {
-    resolve(url) {
-      if (!answers.has(url)) answers.set(url, answer(url).catch(() => undefined));
-      return answers.get(url)!;
-    },
-    remedy(url) {
+    resolve: async (url) => (await answer(url)).response,
+    async remedy(url) {
+      const { refused } = await answer(url);
+      if (refused !== undefined) return `the project cannot serve it: ${refused}`;
       const file = parseCdnUrl(url);
       if (file) return `to serve it from the project, run npm install ${file.name}@${file.version} in the project`;
       const families = parseGoogleFontsUrl(url);

@@ -1,6 +1,6 @@
 import { realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { readProjectFile } from "../../common/project-file.js";
+import { ProjectFileError, readProjectFile } from "../../common/project-file.js";
 
 /** A package installed in a project's node_modules. */
 export interface InstalledPackage {
@@ -8,6 +8,11 @@ export interface InstalledPackage {
   version: string;
   /** The package's directory, a real path. */
   dir: string;
+  /**
+   * The real path of the folder whose node_modules holds it, which every file read of the
+   * package lies in too: a link there may lead to a workspace inside that folder, never out.
+   */
+  within: string;
 }
 
 /** An exact npm version (1.2.3, 1.2.3-beta.1): a range or a tag names no one package. */
@@ -32,28 +37,39 @@ export function lookupDirs({ root, parents }: PackageLookup): string[] {
   return dirs;
 }
 
-/** The package `name` as the lookup finds it: the first node_modules/<name>; undefined when there is none. */
-export async function findPackage(lookup: PackageLookup, name: string): Promise<InstalledPackage | undefined> {
-  if (!PACKAGE_NAME.test(name)) return undefined;
+/**
+ * What the lookup finds of the package `name`: the first node_modules/<name> that lies in the
+ * folder holding that node_modules (see `within`), and else why the first there was is refused
+ * (a link out of that folder); neither when there is none.
+ */
+export async function lookUpPackage(lookup: PackageLookup, name: string): Promise<{ found?: InstalledPackage; refused?: string }> {
+  if (!PACKAGE_NAME.test(name)) return {};
+  let refused: string | undefined;
   for (const dir of lookupDirs(lookup)) {
-    const packageDir = join(dir, "node_modules", name);
-    const text = await readPackageText(packageDir, "package.json");
+    const located = await Promise.all([realpath(join(dir, "node_modules", name)), realpath(dir)]).catch(() => undefined);
+    if (located === undefined) continue;
+    const [packageDir, within] = located;
+    const text = await readProjectFile(packageDir, "package.json", { within, shown: `node_modules/${name}/package.json` }).catch((error: unknown) => {
+      if (error instanceof ProjectFileError) refused ??= error.message;
+      return undefined;
+    });
     if (text === undefined) continue;
     const version = (JSON.parse(text.toString("utf8")) as { version?: unknown }).version;
-    if (typeof version === "string") return { name, version, dir: await realpath(packageDir) };
+    if (typeof version === "string") return { found: { name, version, dir: packageDir, within } };
   }
-  return undefined;
+  return { refused };
+}
+
+/** The package `name` as lookUpPackage finds it; undefined when there is none. */
+export async function findPackage(lookup: PackageLookup, name: string): Promise<InstalledPackage | undefined> {
+  return (await lookUpPackage(lookup, name)).found;
 }
 
 /**
  * The bytes of `path` inside a package, when it names a regular file that really lies in it (as
- * the project server would serve it), read with the project-file rule's size cap and deadline.
+ * the project server would serve it) and in the folder whose node_modules holds it, read with the
+ * project-file rule's size cap and deadline; undefined when it is missing or refused.
  */
-export function readPackageFile(pkg: InstalledPackage, path: string): Promise<Buffer | undefined> {
-  return readPackageText(pkg.dir, path);
-}
-
-/** A package's file under the project-file rule, the package's directory standing for the project; undefined when it is missing or refused. */
-async function readPackageText(packageDir: string, path: string): Promise<Buffer | undefined> {
-  return readProjectFile(packageDir, join(...path.split("/").filter(Boolean))).catch(() => undefined);
+export function readPackageFile(pkg: Pick<InstalledPackage, "dir" | "within">, path: string): Promise<Buffer | undefined> {
+  return readProjectFile(pkg.dir, join(...path.split("/").filter(Boolean)), { within: pkg.within }).catch(() => undefined);
 }

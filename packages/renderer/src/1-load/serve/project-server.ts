@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import sirv from "sirv";
-import { MISSING, projectFileProblem } from "../../common/project-file.js";
+import { openProjectFile, projectFileProblem, type OpenedProjectFile } from "../../common/project-file.js";
+import { sendProjectFile } from "./send-file.js";
 
 export interface ProjectServer {
   /** Base URL ending in `/`; a project file's URL is its path relative to the root appended to it. */
@@ -12,45 +12,41 @@ export interface ProjectServer {
 /** URL prefix of the renderer's own files (extracted video frames), apart from the project's. */
 export const FRAMES_PREFIX = "/__compose/frames/";
 
-/**
- * Why a URL path does not name a project file of `root` (see checkProjectFile), or undefined when
- * it does: the rule it breaks, or that it does not exist.
- */
-export async function whyNotServed(root: string, urlPath: string): Promise<string | undefined> {
-  let path: string;
+/** The path relative to the root a URL path names, or undefined when it cannot be decoded. */
+function pathOf(urlPath: string): string | undefined {
   try {
-    path = decodeURIComponent(urlPath.split("?")[0]!);
+    return decodeURIComponent(urlPath.split("?")[0]!).replace(/^\/+/, "");
   } catch {
-    return MISSING;
+    return undefined;
   }
-  return projectFileProblem(root, path.replace(/^\/+/, ""));
 }
 
-/** Whether a URL path names a project file of `root`: whyNotServed has no reason. */
+/** The project file of `root` a URL path names, opened under the project-file rule (openProjectFile); the caller closes it. */
+export async function openServedFile(root: string, urlPath: string): Promise<OpenedProjectFile> {
+  const path = pathOf(urlPath);
+  return path === undefined ? { kind: "missing" } : openProjectFile(root, path);
+}
+
+/** Whether a URL path names a project file of `root`, for what reads the file itself (ffmpeg) rather than through the server. */
 export async function servesFile(root: string, urlPath: string): Promise<boolean> {
-  return (await whyNotServed(root, urlPath)) === undefined;
+  const path = pathOf(urlPath);
+  return path !== undefined && (await projectFileProblem(root, path)) === undefined;
 }
 
 /** The response header that names the project rule a refused request broke, for the render to tell. */
 export const REFUSED_HEADER = "x-compose-refused";
 
-type Handler = (request: IncomingMessage, response: ServerResponse, next: () => void) => void;
-
 /**
- * Serves only what servesFile allows from `dir`; anything else is 404, never a listing. A file
- * that exists but breaks a project rule gets the rule in REFUSED_HEADER.
+ * Serves only the project files of `dir` (openServedFile); anything else is 404, never a
+ * listing. A file that exists but breaks a project rule gets the rule in REFUSED_HEADER.
  */
-function regularFilesOf(dir: string): Handler {
-  const files = sirv(dir, { dev: true, dotfiles: false, etag: false });
-  return (request, response, next) => {
-    whyNotServed(dir, request.url ?? "/")
-      .then((why) => {
-        if (why === undefined) return files(request, response, next);
-        // Absence is no rule: only a broken rule is named to the render.
-        if (why !== MISSING) response.setHeader(REFUSED_HEADER, why);
-        next();
-      }, next);
-  };
+async function serveFileOf(dir: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const opened = await openServedFile(dir, request.url ?? "/");
+  if (opened.kind === "file") return sendProjectFile(request, response, opened, { etag: false });
+  // Absence is no rule: only a broken rule is named to the render.
+  if (opened.kind === "refused") response.setHeader(REFUSED_HEADER, opened.reason);
+  response.statusCode = 404;
+  response.end("not found");
 }
 
 /**
@@ -58,19 +54,13 @@ function regularFilesOf(dir: string): Handler {
  * video frames under FRAMES_PREFIX.
  */
 export async function serveProject(root: string, framesDir: string): Promise<ProjectServer> {
-  const files = regularFilesOf(root);
-  const frames = regularFilesOf(framesDir);
-  const notFound = (response: ServerResponse) => () => {
-    response.statusCode = 404;
-    response.end("not found");
-  };
   const server: Server = createServer((request, response) => {
-    if (request.url?.startsWith(FRAMES_PREFIX)) {
-      request.url = request.url.slice(FRAMES_PREFIX.length - 1);
-      frames(request, response, notFound(response));
-    } else {
-      files(request, response, notFound(response));
-    }
+    const frame = request.url?.startsWith(FRAMES_PREFIX);
+    if (frame) request.url = request.url!.slice(FRAMES_PREFIX.length - 1);
+    serveFileOf(frame ? framesDir : root, request, response).catch((error: Error) => {
+      if (!response.headersSent) response.writeHead(500).end(error.message);
+      else response.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
