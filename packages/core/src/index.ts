@@ -97,7 +97,19 @@ export {
   type OptionsResult,
   type OutputFormatChoice,
 } from "./options/render-options.js";
-export { FORMAT_TABLE, formatFacts, formatsWhere, contentTypeOfFile, type FormatFacts } from "./formats/format-table.js";
+export {
+  FORMAT_TABLE,
+  FOLDER_FORMAT,
+  HDR_VIDEO,
+  formatFacts,
+  formatsWhere,
+  isFolderOutput,
+  allowsHardwareEncoding,
+  contentTypeOfFile,
+  type FormatFacts,
+  type VideoEncoding,
+  type ColourTags,
+} from "./formats/format-table.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { plural } from "./text/plural.js";

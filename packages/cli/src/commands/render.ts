@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { formatOfOutputPath, outputExtension, type RenderOptions } from "@compose/core";
+import { FOLDER_FORMAT, formatOfOutputPath, outputExtension, type RenderOptions } from "@compose/core";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
@@ -20,10 +20,10 @@ const EXIT_INTERRUPTED = 130;
 function chooseFormat(flags: RenderFlags): string | undefined {
   const still = flags.frame !== undefined || flags.time !== undefined;
   if (still) {
-    if (flags.format !== undefined && flags.format !== "png-sequence") {
+    if (flags.format !== undefined && flags.format !== FOLDER_FORMAT) {
       throw new UsageError(`--${flags.frame !== undefined ? "frame" : "time"} writes one PNG image; leave out --format ${flags.format}`);
     }
-    return "png-sequence";
+    return FOLDER_FORMAT;
   }
   if (flags.format !== undefined || flags.output === undefined) return flags.format;
   const isDirectory = isExistingDirectory(flags.output);

@@ -1,5 +1,5 @@
 import { dirname, relative } from "node:path";
-import { extractCompositionMetadata, FRAME_RATES, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
+import { extractCompositionMetadata, FRAME_RATES, isFolderOutput, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../output/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer/project";
@@ -18,7 +18,7 @@ function renderChoices(): PreviewState["renderChoices"] {
   if (!defaults.ok) throw new Error(`the render options' defaults do not validate: ${defaults.problem.field} ${defaults.problem.problem}`);
   const { format, quality, fps, workers } = defaults.options;
   return {
-    formats: OUTPUT_FORMATS.filter((choice) => choice !== "png-sequence"),
+    formats: OUTPUT_FORMATS.filter((choice) => !isFolderOutput(choice)),
     qualities: [...QUALITY_NAMES],
     fps: [...FRAME_RATES],
     defaults: { format, quality, fps, workers },

@@ -1,6 +1,6 @@
 import { access, lstat, mkdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { outputExtension, validateRenderOptions } from "@compose/core";
+import { isFolderOutput, outputExtension, validateRenderOptions } from "@compose/core";
 import type { JobEvent, JobExecutor } from "@compose/producer";
 import { RenderJob } from "@compose/producer/render-job";
 import { optionsProblemLine } from "../render/render-flags.js";
@@ -69,7 +69,7 @@ export function createRenderJobs(options: RenderJobsOptions) {
     const result = validateRenderOptions(fields);
     if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
     const renderOptions = result.options;
-    if (renderOptions.format === "png-sequence") return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
+    if (isFolderOutput(renderOptions.format)) return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
     if (active !== undefined) return { ok: false, busy: true, problem: `render ${active} is running: wait for it to finish or cancel it, then render again` };
 
     const id = String(++counter);

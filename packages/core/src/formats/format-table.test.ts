@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateRenderOptions } from "../options/render-options.js";
-import { contentTypeOfFile, FORMAT_TABLE, formatsWhere } from "./format-table.js";
+import { OUTPUT_FORMATS } from "../options/option-declarations.js";
+import { allowsHardwareEncoding, contentTypeOfFile, FOLDER_FORMAT, FORMAT_TABLE, formatsWhere, isFolderOutput } from "./format-table.js";
 
 describe("the format table", () => {
   it("says per format its extension, content type, frame image, alpha, audio and which rate options apply", () => {
@@ -11,6 +12,24 @@ describe("the format table", () => {
       ["webm", ".webm", "video/webm", "png", true, "libopus", true, true, false],
       ["png-sequence", "", "image/png", "png", true, "aac", false, false, false],
     ]);
+  });
+
+  it("says per format its encoders, pixel format, colour tags and audio bitrate", () => {
+    const rows = Object.entries(FORMAT_TABLE).map(([format, facts]) => [format, facts.video.codec, facts.video.pixelFormat, facts.colour?.matrix, facts.audio.bitrate]);
+    expect(rows).toEqual([
+      ["mp4", "libx264", "yuv420p", "smpte170m", "192k"],
+      ["mov", "prores_ks", "yuva444p10le", "bt709", "192k"],
+      ["webm", "libvpx-vp9", "yuva420p", "smpte170m", "160k"],
+      ["png-sequence", "png", "rgba", undefined, "192k"],
+    ]);
+  });
+
+  it("answers which output is a folder, which container starts playing early and where the gpu option applies", () => {
+    expect(OUTPUT_FORMATS.filter(isFolderOutput)).toEqual(["png-sequence"]);
+    expect(FOLDER_FORMAT).toBe("png-sequence");
+    expect(OUTPUT_FORMATS.filter((format) => FORMAT_TABLE[format].faststart)).toEqual(["mp4", "mov"]);
+    expect(OUTPUT_FORMATS.filter(allowsHardwareEncoding)).toEqual(["mp4"]);
+    expect(formatsWhere("hardware")).toEqual(["mp4"]);
   });
 
   it("answers the option rules: crf and videoBitrate where the table allows them, hdr likewise", () => {

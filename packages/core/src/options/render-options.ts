@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { closestMatch } from "../text/closest.js";
-import { FORMAT_TABLE, formatsWhere } from "../formats/format-table.js";
+import { FOLDER_FORMAT, FORMAT_TABLE, formatsWhere } from "../formats/format-table.js";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
 /**
@@ -128,11 +128,11 @@ export type OutputFormatChoice = { ok: true; format: OutputFormat } | { ok: fals
  * without an extension). Any other extension is refused, naming what is allowed.
  */
 export function formatOfOutputPath(path: string, isDirectory: boolean): OutputFormatChoice {
-  if (isDirectory || /[\\/]$/.test(path)) return { ok: true, format: "png-sequence" };
+  if (isDirectory || /[\\/]$/.test(path)) return { ok: true, format: FOLDER_FORMAT };
   const named = formatOfExtension(path);
   if (named) return { ok: true, format: named };
   const extension = extensionOf(path);
-  if (extension === "") return { ok: true, format: "png-sequence" };
+  if (extension === "") return { ok: true, format: FOLDER_FORMAT };
   return {
     ok: false,
     problem: `ends in ${extension}, which names no output format: use .mp4, .mov or .webm, a directory for png-sequence, or --format`,

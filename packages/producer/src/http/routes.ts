@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { isFolderOutput } from "@compose/core";
 import type { OperatorNetworkPolicy } from "@compose/renderer";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isFinalEvent, type JobEvent } from "../jobs/job-events.js";
@@ -104,18 +105,18 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
 
   app.get("/render/:id/output", async (request: IdRequest, reply: FastifyReply) => {
     const job = await completedJob(request.params.id);
-    if (job.spec.options.format !== "png-sequence") return sendFile(request, reply, job.spec.output, contentTypeOf(job.spec.output));
+    if (!isFolderOutput(job.spec.options.format)) return sendFile(request, reply, job.spec.output, contentTypeOf(job.spec.output));
     // A sequence is many files: list them, each downloadable on its own (with ranges).
     const files = await listSequence(job.spec.output).catch(() => {
       throw outputGone();
     });
-    return { format: "png-sequence", files: files.map((file) => ({ ...file, url: renderUrls.outputFile(job.id, file.name) })) };
+    return { format: job.spec.options.format, files: files.map((file) => ({ ...file, url: renderUrls.outputFile(job.id, file.name) })) };
   });
 
   app.get("/render/:id/output/:file", async (request: FileRequest, reply: FastifyReply) => {
     const job = await completedJob(request.params.id);
     const { file } = request.params;
-    const known = job.spec.options.format === "png-sequence" && (await listSequence(job.spec.output).catch(() => [])).some((entry) => entry.name === file);
+    const known = isFolderOutput(job.spec.options.format) && (await listSequence(job.spec.output).catch(() => [])).some((entry) => entry.name === file);
     if (!known) throw new HttpError(404, "unknown-file", `render ${job.id} has no output file ${file}`);
     return sendFile(request, reply, join(job.spec.output, file), contentTypeOf(file));
   });

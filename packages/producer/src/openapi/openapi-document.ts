@@ -1,4 +1,4 @@
-import { renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
 import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js";
@@ -130,7 +130,7 @@ const schemas = {
     description: "A png-sequence output is many files: this lists them, each downloadable from its url.",
     required: ["format", "files"],
     properties: {
-      format: { const: "png-sequence" },
+      format: { const: FOLDER_FORMAT },
       files: {
         type: "array",
         items: {

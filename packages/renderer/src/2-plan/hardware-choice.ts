@@ -1,4 +1,4 @@
-import type { RenderOptions } from "@compose/core";
+import { allowsHardwareEncoding, formatsWhere, type RenderOptions } from "@compose/core";
 import { findHardwareEncoder, HARDWARE_ENCODERS, type HardwareEncoder } from "../common/hardware-encoder.js";
 import type { HdrTransfer } from "../1-load/media/probe-source.js";
 import type { RenderEvent } from "../common/render-events.js";
@@ -12,8 +12,8 @@ export async function chooseHardwareEncoder(
 ): Promise<HardwareEncoder | undefined> {
   if (!options.gpu) return undefined;
   const warn = (message: string) => emit({ type: "warning", code: "gpu-unavailable", message });
-  if (options.format !== "mp4" || hdr) {
-    warn(`${optionName("gpu")}: hardware encoding applies to SDR mp4 (H.264); ${hdr ? "HDR mp4" : options.format} is encoded in software`);
+  if (!allowsHardwareEncoding(options.format) || hdr) {
+    warn(`${optionName("gpu")}: hardware encoding applies to SDR ${formatsWhere("hardware").join(" and ")} (H.264); ${hdr ? `HDR ${options.format}` : options.format} is encoded in software`);
     return undefined;
   }
   const encoder = await findHardwareEncoder();

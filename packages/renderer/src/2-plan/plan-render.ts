@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { frameCount, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
+import { frameCount, isFolderOutput, outputExtension, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { chunkFrames, frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
@@ -45,7 +45,7 @@ export interface Staging {
 
 /** Whether the request asks for one frame as one PNG image (a still is always png-sequence). */
 export function isStill(request: Pick<PlanRequest, "options" | "still">): boolean {
-  return request.still === true && request.options.format === "png-sequence";
+  return request.still === true && isFolderOutput(request.options.format);
 }
 
 /** The requested frames within the composition's, never empty. */
@@ -71,16 +71,16 @@ export function sliceFrames(compositionFrames: number, fps: number, requested: P
 function encodeTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan | undefined } {
   const { ranges, output } = plan;
   const { format, stagedPath, workDir } = output;
-  if (format === "png-sequence") {
+  if (isFolderOutput(format)) {
     return { targets: ranges.map((range) => ({ kind: "sequence", directory: stagedPath, firstFrame: range.start })), assemble: undefined };
   }
   const assemble = (parts: string[]): AssemblePlan => ({ format, parts, audioFile, into: stagedPath, workDir });
   if (ranges.length === 1) {
     if (!audioFile) return { targets: [{ kind: "file", path: stagedPath }], assemble: undefined };
-    const video = join(workDir, `video.${format}`);
+    const video = join(workDir, `video${outputExtension(format)}`);
     return { targets: [{ kind: "chunk", path: video }], assemble: assemble([video]) };
   }
-  const chunks = ranges.map((_, i) => join(workDir, `chunk-${i}.${format}`));
+  const chunks = ranges.map((_, i) => join(workDir, `chunk-${i}${outputExtension(format)}`));
   return { targets: chunks.map((path) => ({ kind: "chunk", path })), assemble: assemble(chunks) };
 }
 
@@ -88,7 +88,7 @@ function encodeTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: s
 function chunkTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan } {
   const { format, stagedPath, workDir } = plan.output;
   const parts = plan.ranges.map((_, i) => join(workDir, chunkFileName(i, format)));
-  const targets: EncodeTarget[] = parts.map((path) => (format === "png-sequence" ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path }));
+  const targets: EncodeTarget[] = parts.map((path) => (isFolderOutput(format) ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path }));
   return { targets, assemble: { format, parts, audioFile, into: stagedPath, workDir } };
 }
 
@@ -141,7 +141,7 @@ export async function planRender(
         fps: options.fps,
         firstFrame: frames.start,
         frames: totalFrames,
-        output: join(options.format === "png-sequence" && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
+        output: join(isFolderOutput(options.format) && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
         workDir: staging.workDir,
       };
   const { targets, assemble } = (chunked ? chunkTargets : encodeTargets)({ ranges, output }, audio?.output);

@@ -1,30 +1,21 @@
 import { join } from "node:path";
 import { frameImageFormat, type FrameImageFormat } from "../common/frame-image.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
-import { QUALITY_PRESETS, type OutputFormat } from "@compose/core";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import { FORMAT_TABLE, HDR_VIDEO, QUALITY_PRESETS, type ColourTags, type OutputFormat } from "@compose/core";
 import type { EncodeSettings, EncodeTarget } from "../2-plan/render-plan.js";
-
-/** VP9 speed per quality preset: libvpx's cpu-used plays the role of x264's preset. */
-const VP9_CPU_USED = { draft: 8, standard: 4, high: 2 } as const;
-
-/** ProRes 4444 quantiser per quality preset (lower is higher quality). */
-const PRORES_QSCALE = { draft: 12, standard: 6, high: 3 } as const;
-
-const TRANSFER_TAGS: Record<HdrTransfer, string> = { pq: "smpte2084", hlg: "arib-std-b67" };
 
 /**
  * The page is SDR sRGB; SDR white is placed at 203 nits (ITU-R BT.2408's reference white), so
  * the composition looks as designed on an HDR display and HDR video frames keep their headroom.
  */
 function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
-  const transfer = TRANSFER_TAGS[settings.hdr!];
+  const transfer = HDR_VIDEO.transfers[settings.hdr!];
   const preset = QUALITY_PRESETS[settings.quality];
   return [
-    "-c:v", "libx265", "-preset", preset.x264Preset, ...rate,
-    "-pix_fmt", "yuv420p10le", "-tag:v", "hvc1",
-    "-x265-params", `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc${settings.hdr === "pq" ? ":hdr10=1" : ""}`,
-    "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", "-color_range", "tv",
+    "-c:v", HDR_VIDEO.codec, "-preset", preset.x264Preset, ...rate,
+    "-pix_fmt", HDR_VIDEO.pixelFormat, "-tag:v", HDR_VIDEO.tag,
+    "-x265-params", `log-level=error:colorprim=${HDR_VIDEO.primaries}:transfer=${transfer.tag}:colormatrix=${HDR_VIDEO.matrix}${transfer.hdr10 ? ":hdr10=1" : ""}`,
+    "-color_primaries", HDR_VIDEO.primaries, "-color_trc", transfer.tag, "-colorspace", HDR_VIDEO.matrix, "-color_range", HDR_VIDEO.range,
   ];
 }
 
@@ -37,36 +28,11 @@ const FRAME_INPUT_ARGS = ["-f", "matroska", "-i", "pipe:0"];
  */
 const EXACT_SCALE_FLAGS = "accurate_rnd+full_chroma_int+bitexact";
 
-/** The colour tags of a file: what a player needs to turn its pixels back into the page's colours. */
-interface ColourTags {
-  matrix: "smpte170m" | "bt709";
-  primaries: string;
-  transfer: string;
-  range: "tv";
-}
-
-/**
- * What chromium and firefox-esr play as the page drew it: limited range with the BT.601 matrix
- * (docs/fidelity.md has the table of what was tried). Both read a BT.709 matrix as if it were
- * close to BT.601, 12 levels off, and firefox ignores the full-range flag. BT.709 primaries and
- * transfer are sRGB's, so players leave those alone.
- */
-const BROWSER_TAGS: ColourTags = { matrix: "smpte170m", primaries: "bt709", transfer: "bt709", range: "tv" };
-
-/** ProRes goes to editors, which expect BT.709 and read its tags. */
-const BT709_TAGS: ColourTags = { matrix: "bt709", primaries: "bt709", transfer: "bt709", range: "tv" };
-
 /** swscale's name for each matrix. */
 const SCALE_MATRIX = { smpte170m: "bt601", bt709: "bt709" } as const;
 
 function colourTagArgs(tags: ColourTags): string[] {
   return ["-colorspace", tags.matrix, "-color_primaries", tags.primaries, "-color_trc", tags.transfer, "-color_range", tags.range];
-}
-
-/** The tags each SDR encode writes; png-sequence has none (its PNGs are the page's sRGB). */
-function colourTags(settings: EncodeSettings): ColourTags | undefined {
-  if (settings.format === "png-sequence") return undefined;
-  return settings.format === "mov" ? BT709_TAGS : BROWSER_TAGS;
 }
 
 /**
@@ -85,27 +51,13 @@ function toLimited(image: FrameImageFormat, tags: ColourTags, pixelFormat: strin
   ].join(",");
 }
 
-/** The pixel format each SDR encoder is given. */
-function pixelFormat(settings: EncodeSettings): string {
-  switch (settings.format) {
-    case "mp4":
-      return "yuv420p";
-    case "webm":
-      return "yuva420p";
-    case "mov":
-      return "yuva444p10le";
-    case "png-sequence":
-      return "rgba";
-  }
-}
-
 /**
  * The exact conversion of a decoded `image` to the pixels and labels of the file `settings`
  * make; none for png-sequence, whose PNGs are the page's own.
  */
 export function colourConversion(settings: EncodeSettings, image: FrameImageFormat): string | undefined {
-  const tags = colourTags(settings);
-  return tags && toLimited(image, tags, pixelFormat(settings));
+  const { colour, video } = FORMAT_TABLE[settings.format];
+  return colour && toLimited(image, colour, video.pixelFormat);
 }
 
 /**
@@ -116,54 +68,58 @@ export function colourConversion(settings: EncodeSettings, image: FrameImageForm
 function videoFilter(settings: EncodeSettings): string {
   const fps = `fps=${settings.fps}`;
   if (settings.hdr) {
-    const transfer = TRANSFER_TAGS[settings.hdr];
-    return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=yuv420p10le,${fps}`;
+    const transfer = HDR_VIDEO.transfers[settings.hdr].tag;
+    return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=${HDR_VIDEO.pixelFormat},${fps}`;
   }
   const convert = colourConversion(settings, frameImageFormat(settings.format));
   return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
-/** The codec half for one format, per the output formats and quality presets of the README. */
+/** The codec half: the format's encoder (in the format table) with its settings, per the quality presets of the README. */
 export function videoCodecArgs(settings: EncodeSettings): string[] {
   const preset = QUALITY_PRESETS[settings.quality];
   const rate = settings.videoBitrate
     ? ["-b:v", settings.videoBitrate]
     : ["-crf", String(settings.crf ?? preset.crf)];
-  const tags = colourTags(settings);
-  switch (settings.format) {
-    case "mp4": {
+  const { video, colour } = FORMAT_TABLE[settings.format];
+  switch (video.codec) {
+    case "libx264": {
       if (settings.hdr) return hdrArgs(settings, rate);
       const { hardware } = settings;
       const codec = hardware
         ? ["-c:v", hardware.name, ...(settings.videoBitrate ? rate : hardware.qualityArgs(settings.crf ?? preset.crf))]
-        : ["-c:v", "libx264", "-preset", preset.x264Preset, ...rate, "-chroma_sample_location", "center"];
+        : ["-c:v", video.codec, "-preset", preset.x264Preset, ...rate, "-chroma_sample_location", video.chromaSampleLocation];
       return [
         ...codec,
         ...(settings.videoBitrate ? ["-maxrate", settings.videoBitrate, "-bufsize", doubleBitrate(settings.videoBitrate)] : []),
         // Uploaded frames already have the device's format.
-        ...(hardware?.uploadFilter ? [] : ["-pix_fmt", pixelFormat(settings)]),
-        ...colourTagArgs(tags!),
+        ...(hardware?.uploadFilter ? [] : ["-pix_fmt", video.pixelFormat]),
+        ...colourTagArgs(colour!),
       ];
     }
-    case "webm":
+    case "libvpx-vp9":
       return [
-        "-c:v", "libvpx-vp9", "-pix_fmt", pixelFormat(settings), ...rate,
+        "-c:v", video.codec, "-pix_fmt", video.pixelFormat, ...rate,
+        // Without a bitrate, a CRF is libvpx's constant quality only with -b:v 0.
         ...(settings.videoBitrate ? [] : ["-b:v", "0"]),
-        "-deadline", "good", "-cpu-used", String(VP9_CPU_USED[settings.quality]), "-row-mt", "1",
-        // Alternate reference frames are not supported together with an alpha channel.
-        "-auto-alt-ref", "0",
-        ...colourTagArgs(tags!),
+        "-deadline", video.deadline, "-cpu-used", String(video.cpuUsed[settings.quality]),
+        "-row-mt", switchArg(video.rowMultithreading), "-auto-alt-ref", switchArg(video.alternateReferenceFrames),
+        ...colourTagArgs(colour!),
       ];
-    case "mov":
+    case "prores_ks":
       return [
-        "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", pixelFormat(settings),
-        "-qscale:v", String(PRORES_QSCALE[settings.quality]), "-vendor", "apl0",
-        ...colourTagArgs(tags!),
+        "-c:v", video.codec, "-profile:v", video.profile, "-pix_fmt", video.pixelFormat,
+        "-qscale:v", String(video.qscale[settings.quality]), "-vendor", video.vendor,
+        ...colourTagArgs(colour!),
       ];
-    case "png-sequence":
-      // Chromium writes RGB when a frame happens to be opaque; the sequence is RGBA throughout.
-      return ["-c:v", "png", "-pix_fmt", pixelFormat(settings)];
+    case "png":
+      return ["-c:v", video.codec, "-pix_fmt", video.pixelFormat];
   }
+}
+
+/** An encoder's on/off option, as ffmpeg takes it. */
+function switchArg(on: boolean): string {
+  return on ? "1" : "0";
 }
 
 function doubleBitrate(bitrate: string): string {
@@ -171,9 +127,9 @@ function doubleBitrate(bitrate: string): string {
   return `${Number(bitrate.slice(0, -1)) * 2}${unit}`;
 }
 
-/** Container flags for the file a user receives: mp4 and mov start playing before fully downloaded. */
+/** Container flags for the file a user receives: the index up front where the format's container has one. */
 export function containerArgs(format: OutputFormat): string[] {
-  return format === "mp4" || format === "mov" ? ["-movflags", "+faststart"] : [];
+  return FORMAT_TABLE[format].faststart ? ["-movflags", "+faststart"] : [];
 }
 
 function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {

@@ -1,9 +1,10 @@
+import { isFolderOutput } from "@compose/core";
 import type { AssemblePlan } from "../2-plan/render-plan.js";
 import { joinSequences } from "./join-sequences.js";
 import { joinVideo } from "./join-video.js";
 
 /** The assemble stage: the encoded parts joined and the audio muxed in (or put beside a png-sequence), without re-encoding. */
 export function assembleOutput(plan: AssemblePlan, signal: AbortSignal | undefined): Promise<void> {
-  if (plan.format === "png-sequence") return joinSequences(plan.parts, plan.audioFile, plan.into, signal);
+  if (isFolderOutput(plan.format)) return joinSequences(plan.parts, plan.audioFile, plan.into, signal);
   return joinVideo(plan.parts, plan.format, plan.audioFile, plan.into, plan.workDir, signal);
 }

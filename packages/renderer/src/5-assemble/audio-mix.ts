@@ -17,10 +17,9 @@ export function tempoFactors(rate: number): number[] {
 }
 
 function codecArgs(format: OutputFormat): string[] {
-  const { codec, file } = FORMAT_TABLE[format].audio;
+  const { codec, bitrate, file } = FORMAT_TABLE[format].audio;
   // A bare AAC file (beside a png-sequence's frames) is ADTS; the others are muxed later.
-  if (codec === "libopus") return ["-c:a", "libopus", "-b:a", "160k"];
-  return ["-c:a", "aac", "-b:a", "192k", ...(file.endsWith(".aac") ? ["-f", "adts"] : [])];
+  return ["-c:a", codec, "-b:a", bitrate, ...(file.endsWith(".aac") ? ["-f", "adts"] : [])];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
-import type { OutputFormat } from "@compose/core";
+import { isFolderOutput, type OutputFormat } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { ffmpegPath } from "../common/ffmpeg-process.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
@@ -12,7 +12,7 @@ const FLAT_SPREAD = 2;
 
 /** ffmpeg printing every decoded frame's signalstats (per-plane minimum and maximum) on stdout. */
 export function signalStatsArgs(output: string, format: OutputFormat): string[] {
-  const input = format === "png-sequence" ? ["-f", "image2", "-i", join(output, SEQUENCE_FRAME_PATTERN)] : ["-i", output];
+  const input = isFolderOutput(format) ? ["-f", "image2", "-i", join(output, SEQUENCE_FRAME_PATTERN)] : ["-i", output];
   return ["-v", "error", ...input, "-an", "-vf", "signalstats,metadata=mode=print:file='pipe\\:1'", "-f", "null", "-"];
 }
 

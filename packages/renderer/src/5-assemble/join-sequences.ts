@@ -1,6 +1,6 @@
 import { copyFile, readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { audioFileName, isSequenceFrameName, sequenceFrameName } from "../output/output-names.js";
+import { isSequenceFrameName, SEQUENCE_AUDIO_FILE, sequenceFrameName } from "../output/output-names.js";
 import { throwIfAborted } from "../common/render-error.js";
 
 /**
@@ -15,5 +15,5 @@ export async function joinSequences(parts: readonly string[], audioFile: string 
     for (const name of frames) await rename(join(part, name), join(output, sequenceFrameName(next++)));
     throwIfAborted(signal);
   }
-  if (audioFile) await copyFile(audioFile, join(output, audioFileName("png-sequence")));
+  if (audioFile) await copyFile(audioFile, join(output, SEQUENCE_AUDIO_FILE));
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, sep } from "node:path";
 import { HOST_MARK, STAGING_SUFFIX } from "./staged-output.js";
-import { formatOfExtension, outputExtension, type OutputFormat } from "@compose/core";
+import { formatOfExtension, isFolderOutput, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 
 function invalid(output: string, problem: string): RenderError {
@@ -51,13 +51,13 @@ export async function checkOutput(
     throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use ${optionName("format")} ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
   }
   const existing = await statOf(output);
-  if (existing?.isDirectory() && format !== "png-sequence" && !still) {
+  if (existing?.isDirectory() && !isFolderOutput(format) && !still) {
     throw invalid(output, `is a directory; a ${format} output is a file: give a file name such as ${join(output, `video${outputExtension(format)}`)}`);
   }
-  if (existing && !existing.isDirectory() && format === "png-sequence" && !still) {
+  if (existing && !existing.isDirectory() && isFolderOutput(format) && !still) {
     throw invalid(output, "is a file; png-sequence writes a directory of frames: give a directory");
   }
-  if (existing?.isDirectory() && format === "png-sequence" && !still && !replace) {
+  if (existing?.isDirectory() && isFolderOutput(format) && !still && !replace) {
     // Files this render did not write are the user's, whatever their names: never replaced unasked.
     const held = await readdir(output);
     if (held.length > 0) {

@@ -1,4 +1,4 @@
-import { FORMAT_TABLE, type OutputFormat } from "@compose/core";
+import { FOLDER_FORMAT, FORMAT_TABLE, type OutputFormat } from "@compose/core";
 
 /** The png-sequence names: `frame_000042.png`, zero-padded to six digits, numbered from 0. */
 export const SEQUENCE_FRAME_PATTERN = "frame_%06d.png";
@@ -18,6 +18,9 @@ export function isSequenceFrameName(name: string): boolean {
 export function audioFileName(format: OutputFormat): string {
   return FORMAT_TABLE[format].audio.file;
 }
+
+/** The mixed audio's file beside the frames of a png-sequence. */
+export const SEQUENCE_AUDIO_FILE = audioFileName(FOLDER_FORMAT);
 
 /** `chunk-00003.mp4`: the part chunk `index` of a render split across machines is encoded into (a folder for png-sequence). */
 export function chunkFileName(index: number, format: OutputFormat): string {

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
-import type { OutputFormat } from "@compose/core";
-import { audioFileName, isSequenceFrameName, sequenceFrameName } from "./output-names.js";
+import { isFolderOutput, type OutputFormat } from "@compose/core";
+import { isSequenceFrameName, SEQUENCE_AUDIO_FILE, sequenceFrameName } from "./output-names.js";
 import { removeOrphansMatching } from "./owned-temp.js";
 
 /**
@@ -68,7 +68,7 @@ export async function stageDirectory(output: string): Promise<StagedOutput> {
     result: dir,
     async commit() {
       await mkdir(output, { recursive: true });
-      const stale = (await readdir(output)).filter((name) => isSequenceFrameName(name) || name === audioFileName("png-sequence"));
+      const stale = (await readdir(output)).filter((name) => isSequenceFrameName(name) || name === SEQUENCE_AUDIO_FILE);
       await Promise.all(stale.map((name) => rm(join(output, name), { force: true })));
       for (const name of await readdir(dir)) await rename(join(dir, name), join(output, name));
       await rm(dir, { recursive: true, force: true });
@@ -97,5 +97,5 @@ export async function stageStill(output: string, frameFile: string): Promise<Sta
 /** The staging for a render's output: one PNG (a still), a png-sequence's directory, or a file. */
 export function stageOutput(output: string, format: OutputFormat, still: boolean): Promise<StagedOutput> {
   if (still) return stageStill(output, sequenceFrameName(0));
-  return format === "png-sequence" ? stageDirectory(output) : stageFile(output);
+  return isFolderOutput(format) ? stageDirectory(output) : stageFile(output);
 }

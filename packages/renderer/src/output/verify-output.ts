@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { open, readdir, statfs } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { OutputFormat } from "@compose/core";
+import { isFolderOutput, type OutputFormat } from "@compose/core";
 import { RenderError, throwIfAborted } from "../common/render-error.js";
 import { toolPath } from "../common/tool-paths.js";
-import { audioFileName, isSequenceFrameName, SEQUENCE_FRAME_PATTERN } from "./output-names.js";
+import { isSequenceFrameName, SEQUENCE_AUDIO_FILE, SEQUENCE_FRAME_PATTERN } from "./output-names.js";
 import { outputSize } from "./output-size.js";
 import type { StagedOutput } from "./staged-output.js";
 
@@ -72,10 +72,10 @@ async function sequenceProblem(dir: string, expected: OutputExpectation, depth: 
     if (counted.frames !== expected.frames) return `it holds ${counted.frames} decodable frames, not ${shown}`;
   }
   if (expected.audio) {
-    const audio = join(dir, audioFileName("png-sequence"));
+    const audio = join(dir, SEQUENCE_AUDIO_FILE);
     const streams = await probe(["-count_packets", "-show_entries", "stream=codec_type,nb_read_packets", audio], signal).catch(() => undefined);
     const packets = Number(streams?.streams?.find((stream) => stream.codec_type === "audio")?.nb_read_packets ?? 0);
-    if (!(packets > 0)) return `its audio ${audioFileName("png-sequence")} is missing or cannot be read`;
+    if (!(packets > 0)) return `its audio ${SEQUENCE_AUDIO_FILE} is missing or cannot be read`;
   }
   return undefined;
 }
@@ -97,7 +97,7 @@ async function countVideo(input: string[], depth: VerifyDepth, signal: AbortSign
 export async function outputProblem(path: string, expected: OutputExpectation, depth: VerifyDepth, signal?: AbortSignal): Promise<string | undefined> {
   const shown = `${expected.frames} frames (${(expected.frames / expected.fps).toFixed(2)} s)`;
   if (expected.still) return (await pngIsWhole(path).catch(() => false)) ? undefined : "it is not a whole PNG file";
-  if (expected.format === "png-sequence") return sequenceProblem(path, expected, depth, shown, signal);
+  if (isFolderOutput(expected.format)) return sequenceProblem(path, expected, depth, shown, signal);
   let counted: Awaited<ReturnType<typeof countVideo>>;
   try {
     counted = await countVideo([path], depth, signal);
@@ -123,7 +123,7 @@ async function verifyOutput(staged: string, shown: string, expected: OutputExpec
   const problem = await outputProblem(staged, expected, "packets", signal);
   if (problem === undefined) return;
   throwIfAborted(signal);
-  const space = await statfs(expected.format === "png-sequence" && !expected.still ? staged : dirname(staged)).catch(() => undefined);
+  const space = await statfs(isFolderOutput(expected.format) && !expected.still ? staged : dirname(staged)).catch(() => undefined);
   if (space && space.bavail * space.bsize < NEARLY_FULL_BYTES) {
     throw new RenderError("disk-full", `cannot write ${shown}: no space is left on its disk (${problem}); free some space or write the output elsewhere`);
   }
