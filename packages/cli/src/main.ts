@@ -10,6 +10,10 @@ import { registerServe } from "./commands/serve.js";
 import { registerWorker } from "./commands/worker.js";
 import { printable } from "@compose/core";
 import { UsageError } from "./usage-error.js";
+import { wantsJsonEvents, writeUsageFailure } from "./render/json-events.js";
+
+/** A program that asked for JSON lines reads every refusal as a failed event on stdout too. */
+const json = wantsJsonEvents(process.argv);
 
 const { version } = JSON.parse(
   readFileSync(new URL("../package.json", import.meta.url), "utf8"),
@@ -21,6 +25,7 @@ const program = new Command("compose")
   // Subcommands copy these settings when they are created, so they come first.
   .exitOverride((err) => {
     // Usage errors exit 2; --help and --version exit 0.
+    if (err.exitCode !== 0 && json) writeUsageFailure(process.stdout, err.message.replace(/^error: /, ""));
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
@@ -37,6 +42,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof UsageError) {
+    if (json) writeUsageFailure(process.stdout, error.message, error.details);
     process.stderr.write(`error: ${error.message}\n${error.details.map((detail) => `  ${detail}\n`).join("")}`);
     process.exit(2);
   }

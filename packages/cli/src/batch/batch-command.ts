@@ -6,7 +6,7 @@ import type { CompositionEntry } from "../project/resolve-composition-entry.js";
 import type { FrameSelection } from "../render/frame-selection.js";
 import type { RenderFlags } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
-import { createBatchReporter } from "./batch-reporter.js";
+import { createBatchReporter, createJsonBatchReporter } from "./batch-reporter.js";
 import { planBatch } from "./plan-batch.js";
 import { readRowsFile } from "./read-rows-file.js";
 import { autoBatchConcurrency, runBatch } from "./run-batch.js";
@@ -49,8 +49,10 @@ export async function runBatchCommand({ flags, entry, options, selection, settin
   });
   const lanes = Math.min(plan.rows.length, concurrency ?? autoBatchConcurrency(resolveWorkerCount(options.workers, availableParallelism())));
   const quiet = flags.quiet ?? false;
-  const report = createBatchReporter({ rows: plan.rows.length, quiet, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
-  if (!quiet) process.stdout.write(`Rendering ${plural(plan.rows.length, "row")} of ${entry.name}, ${lanes} at a time\n`);
+  const report = flags.json
+    ? createJsonBatchReporter(process.stdout)
+    : createBatchReporter({ rows: plan.rows.length, quiet, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
+  if (!quiet && !flags.json) process.stdout.write(`Rendering ${plural(plan.rows.length, "row")} of ${entry.name}, ${lanes} at a time\n`);
   for (const row of plan.rows) for (const warning of row.warnings) report.event(row, { type: "warning", code: warning.code, message: warning.message });
 
   const controller = new AbortController();

@@ -1,6 +1,7 @@
 import cliProgress from "cli-progress";
 import { plural, rowName } from "@compose/core";
 import type { RenderEvent } from "@compose/renderer";
+import { writeJsonEvent } from "../render/json-events.js";
 import { displayPath, formatBytes } from "../render/render-reporter.js";
 import type { PlannedRow } from "./plan-batch.js";
 import type { RowOutcome } from "./run-batch.js";
@@ -109,5 +110,20 @@ export function createBatchReporter(options: BatchReporterOptions): BatchReporte
         err.write(`  ${rowName(row.index + 1, row.line)}: [${outcome.code}] ${outcome.message}\n`);
       }
     },
+  };
+}
+
+/**
+ * A batch as JSON lines on `out` (--json): every row's events with its `row`, and a `warning` of
+ * code `skipped` for a row --resume found already made. Nothing else is written there.
+ */
+export function createJsonBatchReporter(out: NodeJS.WritableStream): BatchReporter {
+  return {
+    event: (row, event) => writeJsonEvent(out, event, { row: row.index + 1 }),
+    outcome(row, outcome) {
+      if (outcome.status !== "skipped") return;
+      writeJsonEvent(out, { type: "warning", code: "skipped", message: `${row.output} was already made from the same inputs` }, { row: row.index + 1 });
+    },
+    summary: () => undefined,
   };
 }

@@ -65,7 +65,10 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
   const renderRow = async (row: PlannedRow): Promise<void> => {
     const key = rowKey(project, options, row.values, row.output);
     if (row.errors.length > 0) {
-      finish(row, { status: "failed", code: "invalid-variables", message: row.errors.map((error) => error.message).join("; ") });
+      const message = row.errors.map((error) => error.message).join("; ");
+      const problems = row.errors.map((error) => ({ code: error.code, message: error.message }));
+      request.onEvent(row, { type: "failed", code: "invalid-variables", message, problems });
+      finish(row, { status: "failed", code: "invalid-variables", message });
       await manifest.record({ row: row.index + 1, key, output: row.output, status: "failed", code: "invalid-variables" });
       return;
     }

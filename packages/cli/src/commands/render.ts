@@ -6,6 +6,8 @@ import { resolveCompositionEntry } from "../project/resolve-composition-entry.js
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
+import type { RenderEvent } from "@compose/renderer";
+import { writeJsonEvent } from "../render/json-events.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 import { limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
@@ -84,12 +86,9 @@ export function registerRender(program: Command): void {
       const interrupt = () => controller.abort();
       process.once("SIGINT", interrupt);
       process.once("SIGTERM", interrupt);
-      const report = createRenderReporter({
-        quiet: flags.quiet ?? false,
-        interactive: Boolean(process.stdout.isTTY),
-        out: process.stdout,
-        err: process.stderr,
-      });
+      const report = flags.json
+        ? (event: RenderEvent) => writeJsonEvent(process.stdout, event)
+        : createRenderReporter({ quiet: flags.quiet ?? false, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
       try {
         await render(
           {
@@ -106,6 +105,7 @@ export function registerRender(program: Command): void {
       } catch (error) {
         if (!(error instanceof RenderError)) throw error;
         if (process.env.COMPOSE_DEBUG) console.error(error.cause ?? error);
+        // With --json the failed event said it on stdout; stderr still tells a person watching.
         process.stderr.write(`error: ${error.message}\n`);
         process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
       } finally {

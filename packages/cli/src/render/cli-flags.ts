@@ -40,6 +40,12 @@ export const FLAGS = {
   batchConcurrency: { flag: "--batch-concurrency <n>", help: "with --batch: rows rendered at once", defaultText: "from the cores and memory", scopes: ["render"] },
   failFast: { flag: "--fail-fast", help: "with --batch: stop at the first row that fails", default: false, scopes: ["render"] },
   resume: { flag: "--resume", help: "with --batch: skip rows whose output exists and was made from the same composition files, row and options", default: false, scopes: ["render"] },
+  json: {
+    flag: "--json",
+    help: "write the render's events to stdout as JSON lines, one object a line and nothing else; with --batch each carries its row (docs/agents.md)",
+    default: false,
+    scopes: RENDER_AND_CONTAINER,
+  },
   quiet: { flag: "--quiet", help: "print only errors and the output path", default: false, scopes: RENDER_AND_CONTAINER },
   maxConcurrentRenders: {
     flag: "--max-concurrent-renders <n>",

@@ -37,6 +37,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   batchConcurrency: { argv: ["--batch-concurrency=2"] },
   failFast: { argv: ["--fail-fast"] },
   resume: { argv: ["--resume"] },
+  json: { argv: ["--json"] },
   strictVariables: { argv: ["--strict-variables"], value: true },
   allowMissingAssets: { argv: ["--allow-missing-assets"], value: true },
   replaceOutput: { argv: ["--replace-output"], value: true },

@@ -9,11 +9,13 @@ import { FRAME_RATES, OUTPUT_FORMATS, QUALITY_NAMES } from "../options/option-de
 import { DURATION_SOURCES } from "../timing/resolve-timing.js";
 
 /**
- * Every code a render can fail with (docs/untrusted-compositions.md says what each means). The
- * renderer's come first; `invalid-job` and `worker-lost` are a cluster's, when a job in Redis is
+ * Every code a render can fail with (docs/untrusted-compositions.md says what each means).
+ * `invalid-request` is a request refused before any render starts (a flag, a body field); the
+ * renderer's come next; `invalid-job` and `worker-lost` are a cluster's, when a job in Redis is
  * not one a server wrote or its workers stopped.
  */
 export const RENDER_ERROR_CODES = [
+  "invalid-request",
   "invalid-composition",
   "invalid-variables",
   "missing-asset",
