@@ -144,6 +144,10 @@ function table(rows: Array<[string, Run, number]>): string {
 }
 
 const selected = process.argv.slice(2);
+if (selected[0] === "batch") {
+  await import("./batch/run.js");
+  process.exit(0);
+}
 const names = readdirSync(compositions).filter((name) => selected.length === 0 || selected.includes(name));
 const rows: Array<[string, Run, number]> = [];
 process.stderr.write(`bench: ${availableParallelism()} cores, --workers auto = ${defaultWorkerCount(availableParallelism())}\n`);
