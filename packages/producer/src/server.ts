@@ -75,7 +75,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const network = options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING;
   // Webhooks are held to the policy the renders are: the server connects only where its pages may.
   const webhooks = config.webhookSecret === undefined ? undefined : new WebhookSender({ secret: config.webhookSecret, network });
-  registerRoutes(app, {
+  const routes = registerRoutes(app, {
     backend,
     projectsDir,
     outputsDir,
@@ -102,6 +102,8 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
         await backend.shutdown(config.shutdownGraceMs);
         // Deliveries still retrying are dropped: nothing of them outlives the process.
         webhooks?.close();
+        // Every request this server answers for has ended; listeners of others' would hold it open.
+        routes.endFollowers();
         await connectionsEnded;
       })();
       return closing;

@@ -110,6 +110,16 @@ describe("POST /render/batch/stream", () => {
     // The second row waited for the first: it was told its place once.
     expect(rowEvents.filter((event) => event.type === "queued").map((event) => event.row)).toEqual([2]);
   });
+
+  it("cancels the rows that have not ended when its client goes away", async () => {
+    const client = await openEventStream(`${server.url}/render/batch/stream`, { body: { composition: "blocker.html", rows: [{}, {}] } });
+    await client.next("running");
+    const batchId = client.headers.location!.split("/").pop()!;
+    client.disconnect();
+    const status = await ended(batchId);
+    expect(status.counts).toMatchObject({ cancelled: 2, queued: 0, running: 0 });
+    expect(await get("/render/queue")).toMatchObject({ activeRenders: 0, queuedRenders: 0 });
+  });
 });
 
 describe("DELETE /render/batch/{id}", () => {

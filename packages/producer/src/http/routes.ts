@@ -9,7 +9,7 @@ import { HttpError, outputGone } from "./errors.js";
 import { parseRenderRequest, type RequestContext } from "./render-request.js";
 import { newJob, routeState, submitClaimed, type RouteContext } from "./route-state.js";
 import { sendFile } from "./send-file.js";
-import { openEventStream } from "./sse.js";
+import { openEventStream, type EventStream } from "./sse.js";
 import { renderUrls } from "./urls.js";
 
 export type { RouteContext } from "./route-state.js";
@@ -17,9 +17,16 @@ export type { RouteContext } from "./route-state.js";
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 type FileRequest = FastifyRequest<{ Params: { id: string; file: string } }>;
 
+/** What the server does with its routes' streams when it shuts down. */
+export interface Routes {
+  /** Ends the streams of listeners still following a request this server does not end (another server's, with --queue). */
+  endFollowers(): void;
+}
+
 /** Every route of the server; GET /openapi.json describes exactly these (a test holds them together). */
-export function registerRoutes(app: FastifyInstance, context: RouteContext): void {
+export function registerRoutes(app: FastifyInstance, context: RouteContext): Routes {
   const { backend } = context;
+  const followers = new Set<EventStream>();
   const state = routeState(context);
   const requestContext: RequestContext = { ...context, webhooks: context.webhooks !== undefined };
 
@@ -78,7 +85,9 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
 
   // Any number of listeners, from the request's start; one that goes away cancels nothing.
   app.get("/render/:id/events", async (request: IdRequest, reply: FastifyReply) => {
-    followJob(reply, await findJob(request.params.id));
+    const stream = followJob(reply, await findJob(request.params.id));
+    followers.add(stream);
+    stream.onClose(() => followers.delete(stream));
   });
 
   app.delete("/render/:id", async (request: IdRequest) => {
@@ -106,10 +115,11 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
   });
 
   registerBatchRoutes(app, state);
+  return { endFollowers: () => followers.forEach((stream) => stream.end()) };
 }
 
 /** Takes the reply over as an event stream telling the job's events from its start to its end. */
-function followJob(reply: FastifyReply, job: RenderJob, headers: Record<string, string> = {}) {
+function followJob(reply: FastifyReply, job: RenderJob, headers: Record<string, string> = {}): EventStream {
   reply.hijack();
   const stream = openEventStream(reply.raw, headers);
   const unfollow = job.follow((event) => {
