@@ -22,7 +22,7 @@ import {
   checkWebhookHost,
   compositionField,
   compositionFile,
-  describe,
+  describeValue,
   invalid,
   optionProblemMessage,
   renderOptionsField,
@@ -52,7 +52,7 @@ function refusedRows(rows: RefusedRow[], field: string, what: string): HttpError
 }
 
 function rowsField(rows: unknown, maxRows: number): unknown[] {
-  if (!Array.isArray(rows)) throw invalid(`rows must be a JSON array of variable objects, one per output (got ${rows === undefined ? "nothing" : describe(rows)})`, "rows");
+  if (!Array.isArray(rows)) throw invalid(`rows must be a JSON array of variable objects, one per output (got ${rows === undefined ? "nothing" : describeValue(rows)})`, "rows");
   if (rows.length === 0) throw invalid("rows is empty: give at least one object of variable values", "rows");
   if (rows.length > maxRows) {
     throw new HttpError(413, "payload-too-large", `the batch has ${rows.length} rows, over this server's limit of ${maxRows} (its --max-batch-rows)`, "rows");
@@ -87,7 +87,7 @@ async function declarationsOf(file: string, composition: string): Promise<Compos
  * would write one file are refused.
  */
 async function templateOutputNames(template: unknown, values: Array<Record<string, unknown>>, format: RenderOptions["format"], composition: { name: string; file: string }): Promise<string[]> {
-  if (typeof template !== "string") throw invalid(`output must be a template of file names, such as {index}.{ext} (got ${describe(template)})`, "output");
+  if (typeof template !== "string") throw invalid(`output must be a template of file names, such as {index}.{ext} (got ${describeValue(template)})`, "output");
   if (/[\\/]/.test(template)) throw invalid(`output ${template} must name files in the outputs directory, without directories`, "output");
   const declarations = await declarationsOf(composition.file, composition.name);
   const problem = outputTemplateProblem(template, declarations);

@@ -14,7 +14,7 @@ function didYouMean(closest: string | undefined): string {
   return closest === undefined ? "" : `; did you mean ${JSON.stringify(closest)}?`;
 }
 
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
@@ -30,7 +30,7 @@ export interface RequestContext {
 
 /** A render option's problem in one line, as a request is told it: `workers must be ... (got 9)`. */
 export function optionProblemMessage({ field, problem, value, closest }: OptionProblem): string {
-  return `${field} ${problem}${value === undefined ? "" : ` (got ${describe(value)})`}${didYouMean(closest)}`;
+  return `${field} ${problem}${value === undefined ? "" : ` (got ${describeValue(value)})`}${didYouMean(closest)}`;
 }
 
 /** The body as an object of fields, or a 400. */
@@ -42,7 +42,7 @@ export function requestFields(body: unknown, what: string): Record<string, unkno
 /** `composition`: present and a string, else a 400. */
 export function compositionField(composition: unknown): string {
   if (composition === undefined) throw invalid("composition is required: a directory with an index.html or an HTML file", "composition");
-  if (typeof composition !== "string") throw invalid(`composition must be a path (got ${describe(composition)})`, "composition");
+  if (typeof composition !== "string") throw invalid(`composition must be a path (got ${describeValue(composition)})`, "composition");
   return composition;
 }
 
@@ -54,7 +54,7 @@ function schemaField<T>(schema: z.ZodType<T>, value: unknown, field: string): T 
   if (issue.code === "unrecognized_keys") throw invalid(`${field}.${issue.keys[0]} is not a field of ${field}`, field);
   const at = issue.path.reduce<unknown>((part, key) => (part as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey], value);
   // A rule about the whole value (its size, its depth) says what it found itself.
-  const got = issue.code === "custom" && issue.path.length === 0 ? "" : ` (got ${describe(at)})`;
+  const got = issue.code === "custom" && issue.path.length === 0 ? "" : ` (got ${describeValue(at)})`;
   throw invalid(`${[field, ...issue.path.map(String)].join(".")} ${issue.message}${got}`, field);
 }
 
@@ -126,7 +126,7 @@ export async function parseRenderRequest(body: unknown, context: RequestContext,
   const file = await compositionFile(context, name);
   let output = outputPath(context.outputsDir, requestId, options.format);
   if (outputName !== undefined) {
-    if (typeof outputName !== "string") throw invalid(`outputName must be a file name (got ${describe(outputName)})`, "outputName");
+    if (typeof outputName !== "string") throw invalid(`outputName must be a file name (got ${describeValue(outputName)})`, "outputName");
     const problem = outputNameProblem(outputName, options.format);
     if (problem !== undefined) throw invalid(`outputName ${outputName} ${problem}`, "outputName");
     output = join(context.outputsDir, outputName);
