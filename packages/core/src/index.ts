@@ -72,6 +72,7 @@ export {
   QUALITY_NAMES,
   MAX_WORKERS,
   NETWORK_MODES,
+  nestingDepth,
   type FlagDeclaration,
   type FlagScope,
   type RenderOptionDeclaration,

@@ -9,6 +9,8 @@ export {
   DEFAULT_SHUTDOWN_GRACE_SECONDS,
   MAX_BODY_BYTES,
   MAX_CHUNK_SIZE,
+  BATCH_ROW_LIMITS,
+  BATCH_BODY_MIB_LIMITS,
   type ServerConfig,
   type ServeFlags,
 } from "./config/server-config.js";
@@ -26,3 +28,4 @@ export { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from "
 export { QueueConnectionError } from "./distributed/redis-connection.js";
 export { closeWithinGrace } from "./lifetime/shutdown-grace.js";
 export { MAX_JOB_PAYLOAD_BYTES } from "./distributed/protocol.js";
+export { WEBHOOK_HEADERS, webhookSignature } from "./webhooks/webhook-signature.js";

@@ -12,6 +12,7 @@ import { openApiDocument } from "./openapi/openapi-document.js";
 import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js";
 import { RenderQueue } from "./queue/render-queue.js";
 import { RedisRenderBackend } from "./distributed/redis-backend.js";
+import { WebhookSender } from "./webhooks/webhook-sender.js";
 
 /** A producer created without a network policy (a library user's) imposes none. */
 const ALLOW_REQUESTS_EVERYTHING = { mode: "all", allowHosts: [], acceptRequestHosts: true } as const;
@@ -71,8 +72,20 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     if (closing) throw new QueueClosedError();
   });
   if (config.token !== undefined) requireBearerToken(app, config.token);
-  registerRoutes(app, { backend, projectsDir, outputsDir, maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER,
-    network: options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING, openApiDocument: openApiDocument() });
+  const network = options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING;
+  // Webhooks are held to the policy the renders are: the server connects only where its pages may.
+  const webhooks = config.webhookSecret === undefined ? undefined : new WebhookSender({ secret: config.webhookSecret, network });
+  const routes = registerRoutes(app, {
+    backend,
+    projectsDir,
+    outputsDir,
+    maxWorkersPerRender: config.maxWorkersPerRender ?? DEFAULT_MAX_WORKERS_PER_RENDER,
+    maxBatchRows: config.maxBatchRows,
+    maxBatchBodyBytes: config.maxBatchBodyBytes,
+    network,
+    webhooks,
+    openApiDocument: openApiDocument(),
+  });
 
   return {
     app,
@@ -87,6 +100,10 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
       closing ??= (async () => {
         const connectionsEnded = app.close();
         await backend.shutdown(config.shutdownGraceMs);
+        // Deliveries still retrying are dropped: nothing of them outlives the process.
+        webhooks?.close();
+        // Every request this server answers for has ended; listeners of others' would hold it open.
+        routes.endFollowers();
         await connectionsEnded;
       })();
       return closing;

@@ -2,7 +2,7 @@ export { render, type RenderRequest, type RenderHooks } from "./render/render.js
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "./common/render-events.js";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
-export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
+export { narrower, ruleOnConnection, type NetworkPolicy, type OperatorNetworkPolicy, type Ruling } from "./1-load/browser/network-policy.js";
 export type { CaptureMode } from "./1-load/browser/composition-page.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/launch-browser.js";
 

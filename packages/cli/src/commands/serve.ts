@@ -2,6 +2,8 @@ import type { Command } from "commander";
 // Only the light config module up front: the HTTP server is loaded when `serve` runs, so the
 // other commands do not pay for starting it.
 import {
+  BATCH_BODY_MIB_LIMITS,
+  BATCH_ROW_LIMITS,
   CONCURRENCY_LIMITS,
   DEFAULT_HOST,
   DEFAULT_MAX_QUEUE,
@@ -39,7 +41,16 @@ export function registerServe(program: Command): void {
     .option("--shutdown-grace <seconds>", `on SIGTERM, the server ends within this; running renders may finish until its last 5 s, then are cancelled (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
     .option("--chunk-size <frames>", `with --queue: split each render into chunks of this many frames, rendered in parallel by the workers (1-${MAX_CHUNK_SIZE})`)
-    .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`);
+    .option("--max-workers-per-render <n>", `browser workers one request may ask for, 1-${MAX_WORKERS} (default: ${DEFAULT_MAX_WORKERS_PER_RENDER})`)
+    .option(
+      "--max-batch-rows <n>",
+      `rows one batch (POST /render/batch) may have, ${BATCH_ROW_LIMITS.min}-${BATCH_ROW_LIMITS.max}; more get 413 (default: COMPOSE_MAX_BATCH_ROWS, else ${BATCH_ROW_LIMITS.default})`,
+    )
+    .option(
+      "--max-batch-body-mib <n>",
+      `largest body of a batch request in MiB, ${BATCH_BODY_MIB_LIMITS.min}-${BATCH_BODY_MIB_LIMITS.max}; larger gets 413 (default: COMPOSE_MAX_BATCH_BODY_MIB, else ${BATCH_BODY_MIB_LIMITS.default})`,
+    )
+    .option("--webhook-secret <secret>", "sign webhooks with this key (HMAC-SHA256); without it, requests naming a webhook are refused (default: COMPOSE_WEBHOOK_SECRET; prefer it, flags show in ps)");
   addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: ServeFlags & SafetyFlags) => {
       const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
       const { createProducer, QueueConnectionError, closeWithinGrace } = await import("@compose/producer");

@@ -76,8 +76,8 @@ const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
 /** A host name, optionally `*.` for its subdomains, or an IP address: what --allow-host takes. */
 const HOST_RULE = "must be a list of host names, such as cdn.example.com or *.example.com";
 
-/** How deep objects and arrays nest in `value`, counting stops once past the maximum. */
-function nestingDepth(value: unknown, depth = 0): number {
+/** How deep objects and arrays nest in `value` (a flat object is 1), counting stops once past MAX_VARIABLES_DEPTH. */
+export function nestingDepth(value: unknown, depth = 0): number {
   if (depth > MAX_VARIABLES_DEPTH || typeof value !== "object" || value === null) return depth;
   let deepest = depth + 1;
   for (const child of Object.values(value)) deepest = Math.max(deepest, nestingDepth(child, depth + 1));

@@ -27,6 +27,12 @@ export interface ServerConfig {
   chunkSize?: number;
   /** Browser workers one request may ask for; more is refused with 400 (default DEFAULT_MAX_WORKERS_PER_RENDER). */
   maxWorkersPerRender?: number;
+  /** Rows one batch may have; more is refused with 413 (default BATCH_ROW_LIMITS.default). */
+  maxBatchRows?: number;
+  /** The largest body of a batch request, in bytes; larger is refused with 413 (default BATCH_BODY_MIB_LIMITS.default MiB). */
+  maxBatchBodyBytes?: number;
+  /** The key webhooks are signed with (HMAC-SHA256); without it, a request naming a webhook is refused. */
+  webhookSecret?: string;
 }
 
 /** `compose serve` flags as commander hands them over: text, as typed. */
@@ -42,6 +48,9 @@ export interface ServeFlags {
   queue?: string;
   chunkSize?: string;
   maxWorkersPerRender?: string;
+  maxBatchRows?: string;
+  maxBatchBodyMib?: string;
+  webhookSecret?: string;
 }
 
 /** A start-up setting the server refuses; the message is the one line the user sees. */
@@ -61,6 +70,10 @@ export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 30;
 export const DEFAULT_MAX_WORKERS_PER_RENDER = 4;
 /** Frames per chunk of a distributed render: from 1 to this. */
 export const MAX_CHUNK_SIZE = 1_000_000;
+/** Rows of one batch (--max-batch-rows): a batch's rows wait as requests, so the default is the most --max-queue allows. */
+export const BATCH_ROW_LIMITS = { min: 1, max: 100_000, default: 10_000 } as const;
+/** The body of one batch request in MiB (--max-batch-body-mib): 10,000 rows of a kilobyte each fit in the default. */
+export const BATCH_BODY_MIB_LIMITS = { min: 1, max: 1024, default: 16 } as const;
 
 export function integerIn(text: string, source: string, min: number, max: number): number {
   const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
@@ -68,14 +81,18 @@ export function integerIn(text: string, source: string, min: number, max: number
   return value;
 }
 
+/** A whole-number setting from its flag, else its environment variable, else its default. */
+function integerSetting(flag: string | undefined, names: { flag: string; env: string }, env: NodeJS.ProcessEnv, limits: { min: number; max: number; default: number }): number {
+  // The flag wins over the environment, even when the environment holds nonsense.
+  if (flag !== undefined) return integerIn(flag, names.flag, limits.min, limits.max);
+  const fromEnv = env[names.env];
+  if (fromEnv !== undefined && fromEnv !== "") return integerIn(fromEnv, names.env, limits.min, limits.max);
+  return limits.default;
+}
+
 /** The render limit from --max-concurrent-renders, else PRODUCER_MAX_CONCURRENT_RENDERS, else the default. */
 export function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv): number {
-  const { min, max } = CONCURRENCY_LIMITS;
-  // The flag wins over the environment, even when the environment holds nonsense.
-  if (flag !== undefined) return integerIn(flag, "--max-concurrent-renders", min, max);
-  const fromEnv = env.PRODUCER_MAX_CONCURRENT_RENDERS;
-  if (fromEnv !== undefined && fromEnv !== "") return integerIn(fromEnv, "PRODUCER_MAX_CONCURRENT_RENDERS", min, max);
-  return CONCURRENCY_LIMITS.default;
+  return integerSetting(flag, { flag: "--max-concurrent-renders", env: "PRODUCER_MAX_CONCURRENT_RENDERS" }, env, CONCURRENCY_LIMITS);
 }
 
 /** The path's nearest ancestor that exists, and whether it is a directory. */
@@ -124,11 +141,11 @@ export function projectsDir(flag: string | undefined, cwd: string): string {
   return dir;
 }
 
-function tokenFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  // An empty COMPOSE_TOKEN is an unset one; an empty --token is a mistake.
-  const value = flag ?? (env.COMPOSE_TOKEN || undefined);
+/** A secret from its flag, else its environment variable: an empty variable is an unset one; an empty flag is a mistake. */
+function secretFrom(flag: string | undefined, names: { flag: string; env: string }, env: NodeJS.ProcessEnv): string | undefined {
+  const value = flag ?? (env[names.env] || undefined);
   if (value !== undefined && !/^\S+$/.test(value)) {
-    throw new ServerConfigError(`${flag !== undefined ? "--token" : "COMPOSE_TOKEN"} must be a non-empty token without spaces`);
+    throw new ServerConfigError(`${flag !== undefined ? names.flag : names.env} must be a non-empty token without spaces`);
   }
   return value;
 }
@@ -138,7 +155,8 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
   const host = flags.host ?? DEFAULT_HOST;
   if (host.trim() === "") throw new ServerConfigError("--host must be an address or host name");
   const grace = flags.shutdownGrace ?? String(DEFAULT_SHUTDOWN_GRACE_SECONDS);
-  const token = tokenFrom(flags.token, env);
+  const token = secretFrom(flags.token, { flag: "--token", env: "COMPOSE_TOKEN" }, env);
+  const webhookSecret = secretFrom(flags.webhookSecret, { flag: "--webhook-secret", env: "COMPOSE_WEBHOOK_SECRET" }, env);
   return {
     host,
     port: flags.port === undefined ? DEFAULT_PORT : integerIn(flags.port, "--port", 0, 65535),
@@ -150,6 +168,9 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
     maxWorkersPerRender:
       flags.maxWorkersPerRender === undefined ? DEFAULT_MAX_WORKERS_PER_RENDER : integerIn(flags.maxWorkersPerRender, "--max-workers-per-render", 1, MAX_WORKERS),
+    maxBatchRows: integerSetting(flags.maxBatchRows, { flag: "--max-batch-rows", env: "COMPOSE_MAX_BATCH_ROWS" }, env, BATCH_ROW_LIMITS),
+    maxBatchBodyBytes: integerSetting(flags.maxBatchBodyMib, { flag: "--max-batch-body-mib", env: "COMPOSE_MAX_BATCH_BODY_MIB" }, env, BATCH_BODY_MIB_LIMITS) * 1024 * 1024,
+    ...(webhookSecret === undefined ? {} : { webhookSecret }),
     ...queueSettings(flags),
   };
 }

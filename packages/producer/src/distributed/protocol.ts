@@ -7,6 +7,8 @@ import { renderErrorCodeSchema, type RenderErrorCode, type RenderOptions } from 
 import type { FrameRange, RenderProgressEvent, RenderStartedEvent, RenderWarningEvent } from "@compose/renderer";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
+import { isOutputName } from "../output/output-files.js";
+import type { BatchMembership, RequestMetadata } from "../jobs/request-fields.js";
 
 /** BullMQ key prefix: every key of the cluster starts with `compose:`. */
 export const QUEUE_PREFIX = "compose";
@@ -40,6 +42,10 @@ export interface RenderJobData {
   chunkSize: number | null;
   /** When the accepting server created the request (ISO 8601). */
   createdAt: string;
+  /** The client's own object, echoed by every server that answers for the request. */
+  metadata?: RequestMetadata;
+  /** The batch the request is a row of. */
+  batch?: BatchMembership;
 }
 
 /**
@@ -117,10 +123,8 @@ export function planFile(directory: string): string {
   return join(directory, "plan.json");
 }
 
-/** A name a job may write to inside the outputs directory: one plain file or directory name. */
-export function isOutputName(name: unknown): name is string {
-  return typeof name === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) && !name.includes("..");
-}
+/** A name a job may write to inside the outputs directory: the rule a request's outputName is held to. */
+export { isOutputName };
 
 /** Refuses a request's job whose fields would name paths outside the shared directories. */
 export function checkRenderJobData(data: unknown): RenderJobData {

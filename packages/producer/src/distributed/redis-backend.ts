@@ -134,37 +134,48 @@ export class RedisRenderBackend implements RenderBackend {
   }
 
   async submit(job: RenderJob): Promise<void> {
+    return this.submitMany([job]);
+  }
+
+  async submitMany(jobs: readonly RenderJob[]): Promise<void> {
     if (this.closed) throw new QueueClosedError();
-    const data: RenderJobData = {
-      requestId: job.id,
-      composition: job.spec.composition,
-      outputName: basename(job.spec.output),
-      options: job.spec.options,
-      chunkSize: this.options.chunkSize ?? null,
-      createdAt: job.snapshot().createdAt,
-    };
+    const data = jobs.map((job): RenderJobData => {
+      const { composition, output, options, metadata, batch } = job.spec;
+      return {
+        requestId: job.id,
+        composition,
+        outputName: basename(output),
+        options,
+        chunkSize: this.options.chunkSize ?? null,
+        createdAt: job.snapshot().createdAt,
+        ...(metadata && { metadata }),
+        ...(batch && { batch }),
+      };
+    });
     // Before anything reaches Redis: a refused job leaves no trace.
-    checkPayloadSize(data);
+    data.forEach(checkPayloadSize);
     const { limit, active, waiting } = await this.redis(async () => {
       const [limit, counts] = await Promise.all([this.limit(), this.queue.getJobCounts("active", "waiting")]);
       return { limit, active: counts.active ?? 0, waiting: counts.waiting ?? 0 };
     });
-    // Those already waiting take the free slots first (FIFO); a slot left over is this request's.
-    const mustWait = active + waiting >= limit;
-    if (mustWait && waiting >= this.options.maxQueue) throw new QueueFullError(this.options.maxQueue);
-    const followed = this.follow(job, { own: true, announced: mustWait });
+    // Those already waiting take the free slots first (FIFO); slots left over are these requests'.
+    const free = Math.max(0, limit - active - waiting);
+    const wouldWait = Math.max(0, jobs.length - free);
+    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue) throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
+    const followed = jobs.map((job, index) => this.follow(job, { own: true, announced: index >= free }));
+    const retain = { removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } };
     try {
-      await this.queue.add("render", data, { jobId: job.id, removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } });
+      await this.queue.addBulk(data.map((each) => ({ name: "render", data: each, opts: { jobId: each.requestId, ...retain } })));
     } catch (error) {
-      this.followed.delete(job.id);
+      for (const job of jobs) this.followed.delete(job.id);
       throw new QueueUnavailableError((error as Error).message);
     }
-    followed.added = true;
-    // The worker may already have taken it (its `active` event can beat this answer).
-    if (mustWait && job.snapshot().state === "queued") {
-      job.waiting(waiting + 1);
-      this.schedulePositions();
-    }
+    for (const each of followed) each.added = true;
+    // A worker may already have taken one (its `active` event can beat this answer).
+    jobs.forEach((job, index) => {
+      if (index >= free && job.snapshot().state === "queued") job.waiting(waiting + index - free + 1);
+    });
+    if (wouldWait > 0) this.schedulePositions();
   }
 
   /**
@@ -190,6 +201,10 @@ export class RedisRenderBackend implements RenderBackend {
     if (!job) return undefined;
     if (!job.terminal) await this.stop(this.followed.get(id)!, "render cancelled before it started");
     return job;
+  }
+
+  async cancelMany(ids: readonly string[]): Promise<void> {
+    await Promise.all(ids.map((id) => this.cancel(id)));
   }
 
   async counts(): Promise<QueueCounts> {
@@ -279,7 +294,14 @@ export class RedisRenderBackend implements RenderBackend {
     const { data } = bullJob;
     const job = new RenderJob(
       id,
-      { composition: data.composition, file: "", output: join(this.options.outputsDir, data.outputName), options: data.options },
+      {
+        composition: data.composition,
+        file: "",
+        output: join(this.options.outputsDir, data.outputName),
+        options: data.options,
+        ...(data.metadata && { metadata: data.metadata }),
+        ...(data.batch && { batch: data.batch }),
+      },
       { createdAt: new Date(data.createdAt ?? bullJob.timestamp) },
     );
     const followed = this.follow(job, { own: false, announced: true });

@@ -2,9 +2,15 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { MAX_BODY_BYTES } from "../config/server-config.js";
 import { JobPayloadTooLargeError, QueueClosedError, QueueFullError, QueueUnavailableError } from "../queue/render-backend.js";
 
-/** Every error response: `{error: {code, message, field?}}`, `field` when one request field is at fault. */
+/** One refused row of a batch, in an error's `rows`. */
+export interface RefusedRow {
+  row: number;
+  message: string;
+}
+
+/** Every error response: `{error: {code, message, field?, rows?}}`, `field` when one request field is at fault, `rows` the refused rows of a batch. */
 export interface ErrorBody {
-  error: { code: string; message: string; field?: string };
+  error: { code: string; message: string; field?: string; rows?: RefusedRow[] };
 }
 
 /** A refusal with its status code; the error handler turns it into the JSON body. */
@@ -15,6 +21,7 @@ export class HttpError extends Error {
     message: string,
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    readonly rows?: RefusedRow[],
   ) {
     super(message);
     this.name = "HttpError";
@@ -24,13 +31,18 @@ export class HttpError extends Error {
 /** The output's files were removed from the disk behind the server's back. */
 export const outputGone = () => new HttpError(410, "output-gone", "the output is no longer on the server's disk");
 
-export function errorBody(code: string, message: string, field?: string): ErrorBody {
-  return { error: field === undefined ? { code, message } : { code, message, field } };
+export function errorBody(code: string, message: string, field?: string, rows?: RefusedRow[]): ErrorBody {
+  return { error: { code, message, ...(field === undefined ? {} : { field }), ...(rows === undefined ? {} : { rows }) } };
+}
+
+/** A size in KiB, or in MiB when it is a whole number of them. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
 }
 
 /** Fastify's own refusals (body parsing), restated in this server's words. */
 const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "payload-too-large", message: `the request body is larger than ${MAX_BODY_BYTES / 1024} KiB` },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "payload-too-large", message: `the request body is larger than ${sizeText(MAX_BODY_BYTES)}` },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: "unsupported-media-type",
@@ -40,8 +52,12 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: st
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: "invalid-json", message: "the request body is not valid JSON" },
 };
 
-function toHttpError(error: FastifyError | Error): HttpError {
+function toHttpError(error: FastifyError | Error, bodyLimit: number | undefined): HttpError {
   if (error instanceof HttpError) return error;
+  // A route with a limit of its own (a batch's) names it, and the setting that raises it.
+  if ("code" in error && error.code === "FST_ERR_CTP_BODY_TOO_LARGE" && bodyLimit !== undefined && bodyLimit !== MAX_BODY_BYTES) {
+    return new HttpError(413, "payload-too-large", `the request body is larger than ${sizeText(bodyLimit)} (this server's --max-batch-body-mib)`);
+  }
   if (error instanceof QueueFullError) return new HttpError(429, "queue-full", `${error.message}; GET /render/queue shows the queue`);
   if (error instanceof QueueClosedError) return new HttpError(503, "shutting-down", error.message);
   if (error instanceof JobPayloadTooLargeError) return new HttpError(413, "payload-too-large", error.message);
@@ -57,9 +73,9 @@ function toHttpError(error: FastifyError | Error): HttpError {
 
 export function installErrorHandling(app: FastifyInstance, logError: (line: string) => void): void {
   app.setErrorHandler(async (error, request, reply) => {
-    const http = toHttpError(error as FastifyError);
+    const http = toHttpError(error as FastifyError, request.routeOptions.bodyLimit);
     if (http.code === "internal-error") logError(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return reply.status(http.status).headers(http.headers).send(errorBody(http.code, http.message, http.field));
+    return reply.status(http.status).headers(http.headers).send(errorBody(http.code, http.message, http.field, http.rows));
   });
   app.setNotFoundHandler(async (request, reply) =>
     reply.status(404).send(errorBody("unknown-route", `there is no ${request.method} ${request.url.split("?")[0]}; GET /openapi.json lists the routes`)),

@@ -1,44 +1,48 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { isFolderOutput } from "@compose/core";
-import type { OperatorNetworkPolicy } from "@compose/renderer";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { isFinalEvent, type JobEvent } from "../jobs/job-events.js";
-import { RenderJob } from "../jobs/render-job.js";
+import { isFinalEvent } from "../jobs/job-events.js";
+import type { RenderJob } from "../jobs/render-job.js";
 import { contentTypeOf, listSequence } from "../output/output-files.js";
-import type { RenderBackend } from "../queue/render-backend.js";
+import { registerBatchRoutes } from "./batch-routes.js";
 import { HttpError, outputGone } from "./errors.js";
-import { parseRenderRequest } from "./render-request.js";
+import { parseRenderRequest, type RequestContext } from "./render-request.js";
+import { newJob, routeState, submitClaimed, type RouteContext } from "./route-state.js";
 import { sendFile } from "./send-file.js";
-import { openEventStream } from "./sse.js";
+import { openEventStream, type EventStream } from "./sse.js";
 import { renderUrls } from "./urls.js";
 
-export interface RouteContext {
-  backend: RenderBackend;
-  projectsDir: string;
-  outputsDir: string;
-  maxWorkersPerRender: number;
-  /** What requests may ask of the network: no more than the renderer's own policy. */
-  network: OperatorNetworkPolicy;
-  openApiDocument: object;
-}
+export type { RouteContext } from "./route-state.js";
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 type FileRequest = FastifyRequest<{ Params: { id: string; file: string } }>;
 
+/** What the server does with its routes' streams when it shuts down. */
+export interface Routes {
+  /** Ends the streams of listeners still following a request this server does not end (another server's, with --queue). */
+  endFollowers(): void;
+}
+
 /** Every route of the server; GET /openapi.json describes exactly these (a test holds them together). */
-export function registerRoutes(app: FastifyInstance, context: RouteContext): void {
+export function registerRoutes(app: FastifyInstance, context: RouteContext): Routes {
   const { backend } = context;
+  const followers = new Set<EventStream>();
+  const state = routeState(context);
+  const requestContext: RequestContext = { ...context, webhooks: context.webhooks !== undefined };
 
   async function findJob(id: string): Promise<RenderJob> {
-    const job = await backend.find(id);
+    // A batch's rows outlive the queue's memory of single requests while the batch is kept.
+    const job = state.batches.row(id) ?? (await backend.find(id));
     if (!job) throw new HttpError(404, "unknown-render", `there is no render ${id}`);
     return job;
   }
 
   async function createJob(request: FastifyRequest): Promise<RenderJob> {
     const id = randomUUID();
-    return new RenderJob(id, await parseRenderRequest(request.body, context, id));
+    const job = newJob(state, id, await parseRenderRequest(request.body, requestContext, id));
+    await submitClaimed(state, [job], () => backend.submit(job));
+    return job;
   }
 
   /** A completed job's output, or why there is none yet. */
@@ -60,7 +64,6 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
 
   app.post("/render", async (request, reply) => {
     const job = await createJob(request);
-    await backend.submit(job);
     const { state, position } = job.snapshot();
     return reply
       .status(202)
@@ -69,33 +72,24 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
   });
 
   app.post("/render/stream", async (request, reply) => {
+    // The stream opens only once submission has succeeded, so a refusal is still a 4xx; what
+    // happened meanwhile (`queued`) is told first, from the job's history.
     const job = await createJob(request);
-    // Events raised while the job is being submitted (`queued`) wait here until the stream is
-    // open; the stream opens only once submission has succeeded, so a refusal is still a 4xx.
-    const early: JobEvent[] = [];
-    let deliver = (event: JobEvent) => void early.push(event);
-    const unsubscribe = job.subscribe((event) => deliver(event));
-    try {
-      await backend.submit(job);
-    } catch (error) {
-      unsubscribe();
-      throw error;
-    }
-    reply.hijack();
-    const stream = openEventStream(reply.raw, { location: renderUrls.status(job.id) });
-    deliver = (event) => {
-      stream.send(event);
-      if (isFinalEvent(event)) stream.end();
-    };
-    early.forEach(deliver);
+    const stream = followJob(reply, job, { location: renderUrls.status(job.id) });
     // A client that goes away no longer wants the render: its slot or place goes to the next one.
     stream.onClose(() => {
-      unsubscribe();
       if (!job.terminal) void backend.cancel(job.id);
     });
   });
 
   app.get("/render/:id", async (request: IdRequest) => (await findJob(request.params.id)).snapshot());
+
+  // Any number of listeners, from the request's start; one that goes away cancels nothing.
+  app.get("/render/:id/events", async (request: IdRequest, reply: FastifyReply) => {
+    const stream = followJob(reply, await findJob(request.params.id));
+    followers.add(stream);
+    stream.onClose(() => followers.delete(stream));
+  });
 
   app.delete("/render/:id", async (request: IdRequest) => {
     const job = await findJob(request.params.id);
@@ -120,4 +114,19 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): voi
     if (!known) throw new HttpError(404, "unknown-file", `render ${job.id} has no output file ${file}`);
     return sendFile(request, reply, join(job.spec.output, file), contentTypeOf(file));
   });
+
+  registerBatchRoutes(app, state);
+  return { endFollowers: () => followers.forEach((stream) => stream.end()) };
+}
+
+/** Takes the reply over as an event stream telling the job's events from its start to its end. */
+function followJob(reply: FastifyReply, job: RenderJob, headers: Record<string, string> = {}): EventStream {
+  reply.hijack();
+  const stream = openEventStream(reply.raw, headers);
+  const unfollow = job.follow((event) => {
+    stream.send(event);
+    if (isFinalEvent(event)) stream.end();
+  });
+  stream.onClose(unfollow);
+  return stream;
 }

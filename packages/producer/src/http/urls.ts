@@ -3,4 +3,5 @@ export const renderUrls = {
   status: (id: string) => `/render/${id}`,
   output: (id: string) => `/render/${id}/output`,
   outputFile: (id: string, name: string) => `/render/${id}/output/${encodeURIComponent(name)}`,
+  batch: (id: string) => `/render/batch/${id}`,
 };

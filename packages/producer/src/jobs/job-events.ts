@@ -10,8 +10,14 @@ import {
 } from "@compose/core";
 import type { RenderEvent as RendererEvent } from "@compose/renderer";
 import { z } from "zod";
+import { batchMembershipSchema, metadataSchema } from "./request-fields.js";
 
 const requestId = z.string().describe("The request's id, as POST /render answered it.");
+/** Facts of the request every one of its events carries, when it has them. */
+const requestFacts = {
+  metadata: metadataSchema.optional().describe("The request's metadata, on every event of a request that has it."),
+  row: batchMembershipSchema.shape.row.optional().describe("The request's row in its batch (from 1), on every event of a batch's row."),
+};
 const downloadUrl = z
   .string()
   .describe("Where to download the output, relative to the server: /render/{id}/output. The renderer names a path on the machine that rendered; the server gives the URL instead.");
@@ -21,16 +27,16 @@ const downloadUrl = z
  * `position` (1 runs next), or it has a slot and its render is being set up (`running`, whether or
  * not it waited). Their names are the request's states and never a renderer event's.
  */
-export const queuedEventSchema = z.object({ type: z.literal("queued"), requestId, position: z.number().int().min(1) });
-export const runningEventSchema = z.object({ type: z.literal("running"), requestId });
+export const queuedEventSchema = z.object({ type: z.literal("queued"), requestId, position: z.number().int().min(1), ...requestFacts });
+export const runningEventSchema = z.object({ type: z.literal("running"), requestId, ...requestFacts });
 
 /** The renderer's events as a client receives them: see clientEvent. */
 export const clientRenderEventSchemas = {
-  started: renderStartedEventSchema.extend({ requestId, output: downloadUrl }),
-  progress: renderProgressEventSchema.extend({ requestId }),
-  warning: renderWarningEventSchema.extend({ requestId }),
-  finished: renderFinishedEventSchema.extend({ requestId, output: downloadUrl }),
-  failed: renderFailedEventSchema.extend({ requestId }),
+  started: renderStartedEventSchema.extend({ requestId, output: downloadUrl, ...requestFacts }),
+  progress: renderProgressEventSchema.extend({ requestId, ...requestFacts }),
+  warning: renderWarningEventSchema.extend({ requestId, ...requestFacts }),
+  finished: renderFinishedEventSchema.extend({ requestId, output: downloadUrl, ...requestFacts }),
+  failed: renderFailedEventSchema.extend({ requestId, ...requestFacts }),
 };
 
 const { started, progress, warning, finished, failed } = clientRenderEventSchemas;

@@ -1,7 +1,9 @@
+import { basename } from "node:path";
 import type { RenderErrorCode, RenderOptions, RenderProblem } from "@compose/core";
 import type { RenderEvent as RendererEvent } from "@compose/renderer";
 import { renderUrls } from "../http/urls.js";
 import { clientEvent, type ClientRenderEvent, type JobEvent } from "./job-events.js";
+import type { BatchMembership, RequestMetadata, WebhookRequest, WebhookStatus } from "./request-fields.js";
 import type { RenderState, RenderStatus } from "./render-status.js";
 
 export type { RenderState, RenderStatus } from "./render-status.js";
@@ -16,6 +18,12 @@ export interface RenderJobSpec {
   options: RenderOptions;
   /** Values for sub-composition hosts by data-composition-id, in place of their data-variable-values: the preview's. */
   instances?: Record<string, Record<string, unknown>>;
+  /** The client's own object, echoed in the status and on every event. */
+  metadata?: RequestMetadata;
+  /** Where the server calls back when the render ends. */
+  webhook?: WebhookRequest;
+  /** The batch this request is a row of. */
+  batch?: BatchMembership;
 }
 
 type Listener = (event: JobEvent) => void;
@@ -34,10 +42,14 @@ export class RenderJob {
   private startedAt: Date | null = null;
   private finishedAt: Date | null = null;
   private readonly listeners = new Set<Listener>();
+  /** Every event sent, but of `queued` and `progress` only the latest: what a late listener is told first. */
+  private readonly history: JobEvent[] = [];
 
   private readonly createdAt: Date;
   /** Where clients download the output: the server's /render/{id}/output, or the preview's own URL of the file. */
   readonly outputUrl: string;
+  /** How the request's webhook is being delivered, when this server delivers it. */
+  private readonly webhook: { status(): WebhookStatus } | undefined;
 
   /**
    * `id` is chosen before the job exists because the output path is named after it. `createdAt`
@@ -46,10 +58,11 @@ export class RenderJob {
   constructor(
     readonly id: string,
     readonly spec: RenderJobSpec,
-    options: { createdAt?: Date; outputUrl?: string } = {},
+    options: { createdAt?: Date; outputUrl?: string; webhook?: { status(): WebhookStatus } } = {},
   ) {
     this.createdAt = options.createdAt ?? new Date();
     this.outputUrl = options.outputUrl ?? renderUrls.output(id);
+    this.webhook = options.webhook;
   }
 
   get terminal(): boolean {
@@ -60,6 +73,12 @@ export class RenderJob {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Tells the listener what happened so far (the history), then every later event; returns the unsubscribe function. */
+  follow(listener: Listener): () => void {
+    for (const event of [...this.history]) listener(event);
+    return this.terminal ? () => undefined : this.subscribe(listener);
   }
 
   /** Waiting for a slot, at `position` (1 runs next); repeated positions are not announced again. */
@@ -120,6 +139,10 @@ export class RenderJob {
         frames: finished.frames,
       },
       error: failure && { code: failure.code, message: failure.message },
+      outputName: basename(this.spec.output),
+      metadata: this.spec.metadata ?? null,
+      batch: this.spec.batch ?? null,
+      webhook: this.webhook?.status() ?? null,
     };
   }
 
@@ -133,6 +156,18 @@ export class RenderJob {
   }
 
   private emit(event: JobEvent): void {
-    for (const listener of [...this.listeners]) listener(event);
+    const { metadata, batch } = this.spec;
+    const sent: JobEvent = { ...event, ...(metadata && { metadata }), ...(batch && { row: batch.row }) };
+    this.remember(sent);
+    for (const listener of [...this.listeners]) listener(sent);
+  }
+
+  /** A request's place and progress change often: only the latest of each is kept, so the history stays small. */
+  private remember(event: JobEvent): void {
+    if (event.type === "queued" || event.type === "progress") {
+      const earlier = this.history.findIndex((kept) => kept.type === event.type);
+      if (earlier >= 0) this.history.splice(earlier, 1);
+    }
+    this.history.push(event);
   }
 }

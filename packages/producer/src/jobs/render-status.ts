@@ -1,5 +1,6 @@
 import { OUTPUT_FORMATS, renderFailedEventSchema, renderFinishedEventSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
+import { batchMembershipSchema, metadataSchema, webhookStatusSchema } from "./request-fields.js";
 
 export const RENDER_STATES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type RenderState = (typeof RENDER_STATES)[number];
@@ -30,6 +31,12 @@ export const renderStatusSchema = z.strictObject({
   finishedAt: z.iso.datetime().nullable(),
   output: renderOutputSchema.nullable(),
   error: renderFailedEventSchema.pick({ code: true, message: true }).nullable(),
+  outputName: z
+    .string()
+    .describe("The output's name in the outputs directory: the request's outputName, its batch's output template's, else <requestId>.<ext> (<requestId> for png-sequence)."),
+  metadata: metadataSchema.nullable().describe("The request's metadata, as it gave it."),
+  batch: batchMembershipSchema.nullable().describe("The batch this request is a row of."),
+  webhook: webhookStatusSchema.nullable().describe("The request's webhook and its delivery: attempts start once the render has ended."),
 });
 
 export type RenderOutput = z.infer<typeof renderOutputSchema>;

@@ -15,12 +15,19 @@ export interface QueueCounts {
 export interface RenderBackend {
   /** Runs the job now if a slot is free, else queues it. Throws QueueFullError or QueueClosedError. */
   submit(job: RenderJob): Promise<void>;
+  /**
+   * Submits the jobs in order, as if one after another, or none of them: when those that would
+   * wait do not all fit in the queue, throws QueueFullError and queues nothing (a batch's rows).
+   */
+  submitMany(jobs: readonly RenderJob[]): Promise<void>;
   find(id: string): Promise<RenderJob | undefined>;
   /**
    * Takes a waiting job out of the queue, or cancels a running one and waits until its render
    * has cleaned up. Returns the job (in its final state), or undefined for an unknown id.
    */
   cancel(id: string): Promise<RenderJob | undefined>;
+  /** cancel() of each id (unknown ones are skipped), the waiting ones taken out of the queue together. */
+  cancelMany(ids: readonly string[]): Promise<void>;
   counts(): Promise<QueueCounts>;
   /**
    * Refuses new jobs, cancels the waiting ones, lets running ones finish for `graceMs`, then
@@ -31,8 +38,13 @@ export interface RenderBackend {
 
 export class QueueFullError extends Error {
   override name = "QueueFullError";
-  constructor(readonly maxQueue: number) {
-    super(`the queue is full: ${maxQueue} requests are already waiting; retry later`);
+  /** `submitted` requests (a batch's rows) would have `wouldWait` of them wait behind the `waiting` ones. */
+  constructor(readonly maxQueue: number, batch?: { submitted: number; wouldWait: number; waiting: number }) {
+    super(
+      batch && batch.submitted > 1
+        ? `the queue has no room for this batch: ${batch.wouldWait} of its ${batch.submitted} rows would wait behind ${batch.waiting} waiting requests, and ${maxQueue} may wait (the server's --max-queue); retry later, or send fewer rows`
+        : `the queue is full: ${maxQueue} requests are already waiting; retry later`,
+    );
   }
 }
 

@@ -33,16 +33,24 @@ export class RenderQueue implements RenderBackend {
   constructor(private readonly options: RenderQueueOptions) {}
 
   async submit(job: RenderJob): Promise<void> {
+    return this.submitMany([job]);
+  }
+
+  async submitMany(jobs: readonly RenderJob[]): Promise<void> {
     if (this.closed) throw new QueueClosedError();
     // A free slot means nobody waits: waiting jobs take a slot the moment one opens.
-    const mustWait = this.running.size >= this.options.maxConcurrentRenders;
-    if (mustWait && this.waitingJobs.length >= this.options.maxQueue) throw new QueueFullError(this.options.maxQueue);
-    this.jobs.set(job.id, job);
-    if (mustWait) {
-      this.waitingJobs.push(job);
-      job.waiting(this.waitingJobs.length);
-    } else {
-      this.start(job);
+    const free = Math.max(0, this.options.maxConcurrentRenders - this.running.size);
+    const wouldWait = Math.max(0, jobs.length - free);
+    const waiting = this.waitingJobs.length;
+    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue) throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
+    for (const job of jobs) {
+      this.jobs.set(job.id, job);
+      if (this.running.size >= this.options.maxConcurrentRenders) {
+        this.waitingJobs.push(job);
+        job.waiting(this.waitingJobs.length);
+      } else {
+        this.start(job);
+      }
     }
   }
 
@@ -52,20 +60,30 @@ export class RenderQueue implements RenderBackend {
 
   async cancel(id: string): Promise<RenderJob | undefined> {
     const job = this.jobs.get(id);
-    if (!job) return undefined;
-    const index = this.waitingJobs.indexOf(job);
-    if (index >= 0) {
-      this.waitingJobs.splice(index, 1);
-      job.fail("cancelled", "render cancelled before it started");
-      this.retire(job);
+    if (job) await this.cancelMany([id]);
+    return job;
+  }
+
+  async cancelMany(ids: readonly string[]): Promise<void> {
+    const jobs = ids.flatMap((id) => this.jobs.get(id) ?? []);
+    const leaving = new Set(jobs.filter((job) => job.snapshot().state === "queued"));
+    if (leaving.size > 0) {
+      // One pass, and one announcement of the new places, however many leave.
+      const staying = this.waitingJobs.filter((job) => !leaving.has(job));
+      this.waitingJobs.splice(0, this.waitingJobs.length, ...staying);
+      for (const job of leaving) {
+        job.fail("cancelled", "render cancelled before it started");
+        this.retire(job);
+      }
       this.announcePositions();
     }
-    const running = this.running.get(job);
-    if (running) {
-      running.controller.abort();
-      await running.done;
-    }
-    return job;
+    await Promise.all(
+      jobs.map((job) => {
+        const running = this.running.get(job);
+        running?.controller.abort();
+        return running?.done;
+      }),
+    );
   }
 
   async counts(): Promise<QueueCounts> {

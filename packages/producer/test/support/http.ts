@@ -64,10 +64,15 @@ export interface EventStreamClient {
 
 /** POST /render/stream, reading events as they arrive. */
 export function openStream(baseUrl: string, body: unknown, token?: string): Promise<EventStreamClient> {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (token) headers.authorization = `Bearer ${token}`;
+  return openEventStream(`${baseUrl}/render/stream`, { body, token });
+}
+
+/** An event stream at `url`: a POST of `body` when there is one, else a GET; events are read as they arrive. */
+export function openEventStream(url: string, options: { body?: unknown; token?: string } = {}): Promise<EventStreamClient> {
+  const headers: Record<string, string> = options.body === undefined ? {} : { "content-type": "application/json" };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}/render/stream`, { method: "POST", headers, agent: false }, (res) => {
+    const req = httpRequest(url, { method: options.body === undefined ? "GET" : "POST", headers, agent: false }, (res) => {
       const events: StreamEvent[] = [];
       const waiters: Array<() => void> = [];
       let buffer = "";
@@ -123,7 +128,7 @@ export function openStream(baseUrl: string, body: unknown, token?: string): Prom
       }
     });
     req.on("error", reject);
-    req.end(JSON.stringify(body));
+    req.end(options.body === undefined ? undefined : JSON.stringify(options.body));
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectivePolicy, refusalOf } from "./network-policy.js";
+import { effectivePolicy, refusalOf, ruleOnConnection } from "./network-policy.js";
 
 const PROJECT = "http://127.0.0.1:40000";
 const pub = { mode: "public" as const, allowHosts: [] };
@@ -44,6 +44,22 @@ describe("refusalOf", () => {
 
   it("all: nothing is refused", async () => {
     expect(await refusalOf("file:///etc/passwd", { mode: "all", allowHosts: [] }, PROJECT)).toBeUndefined();
+  });
+});
+
+describe("ruleOnConnection (the server's own connections: webhooks)", () => {
+  it("public: names the checked public address to connect to, refuses a name for a private one and one that does not resolve", async () => {
+    expect(await ruleOnConnection("https://8.8.8.8/hook", pub)).toEqual({ address: "8.8.8.8" });
+    expect((await ruleOnConnection("http://localhost:5000/hook", pub)).reason).toMatch(/resolves to (127\.0\.0\.1|::1), a loopback address/);
+    expect(await ruleOnConnection("http://no-such-host.invalid/hook", pub)).toEqual({ reason: "its host no-such-host.invalid does not resolve" });
+  });
+
+  it("only http and https; a host allowed by name goes as it is, under any mode", async () => {
+    expect(await ruleOnConnection("ftp://8.8.8.8/x", pub)).toEqual({ reason: "ftp: URLs are not allowed, only http and https" });
+    const allowed = { mode: "none" as const, allowHosts: ["127.0.0.1"] };
+    expect(await ruleOnConnection("http://127.0.0.1:9/hook", allowed)).toEqual({});
+    expect((await ruleOnConnection("https://8.8.8.8/hook", allowed)).reason).toMatch(/network policy is none/);
+    expect(await ruleOnConnection("http://10.0.0.1/hook", { mode: "all", allowHosts: [] })).toEqual({});
   });
 });
 

@@ -61,19 +61,44 @@ export async function ruleOn(url: string, policy: NetworkPolicy, projectOrigin: 
   if (!/^(https?|wss?):$/.test(parsed.protocol)) return { reason: `${parsed.protocol} URLs are not allowed` };
   if (allowedByName(parsed.hostname, policy.allowHosts)) return {};
   if (policy.mode === "none") return { reason: "only the project is allowed" };
-  const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  // An unresolvable name loads nothing either way; the browser reports it as it would.
+  return (await publicAddress(parsed.hostname)) ?? {};
+}
+
+/** The host's address when every address it resolves to is public, else why not; undefined when the name does not resolve. */
+async function publicAddress(hostname: string): Promise<Ruling | undefined> {
+  const host = hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch {
-    // An unresolvable name loads nothing either way; the browser reports it as it would.
-    return {};
+    return undefined;
   }
   for (const address of addresses) {
     const range = nonPublicRange(address);
     if (range) return { reason: `${host === address ? "" : `it resolves to ${address}, `}${range}` };
   }
   return { address: addresses[0] };
+}
+
+/**
+ * Rules on an http(s) URL the server itself connects to (a webhook) under the operator's policy:
+ * a host allowed by name (or any host under `all`) goes as it is; otherwise, under `public`, its
+ * name is resolved and every address must be public, and the ruling names the address to connect
+ * to, so a name that resolves differently the next time (DNS rebinding) cannot switch it. A name
+ * that does not resolve is refused here, since nothing checked would be connected to.
+ */
+export async function ruleOnConnection(url: string, policy: NetworkPolicy): Promise<Ruling> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { reason: "not a valid URL" };
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { reason: `${parsed.protocol} URLs are not allowed, only http and https` };
+  if (policy.mode === "all" || allowedByName(parsed.hostname, policy.allowHosts)) return {};
+  if (policy.mode === "none") return { reason: "only hosts allowed by name are (the network policy is none)" };
+  return (await publicAddress(parsed.hostname)) ?? { reason: `its host ${parsed.hostname} does not resolve` };
 }
 
 /** Why `url` may not be loaded under `policy`, or undefined when it may (ruleOn's reason). */
