@@ -15,6 +15,8 @@ const PAGES = [
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
   ...readdirSync(join(REPO_ROOT, "packages")).map((name) => `packages/${name}/README.md`),
+  // The notes `compose init` gives every project.
+  "packages/cli/templates/AGENTS.md",
 ].filter((page) => {
   try {
     readFileSync(join(REPO_ROOT, page));

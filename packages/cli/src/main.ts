@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { registerBenchmark } from "./commands/benchmark.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerFonts } from "./commands/fonts.js";
+import { registerInit } from "./commands/init.js";
 import { registerLint } from "./commands/lint.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
@@ -29,6 +30,7 @@ const program = new Command("compose")
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
 
+registerInit(program);
 registerDoctor(program);
 registerLint(program);
 registerFonts(program);
