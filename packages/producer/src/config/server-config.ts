@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { MAX_WORKERS } from "@compose/core";
+import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core";
 
 /** Everything the server needs to start, validated. */
 export interface ServerConfig {
@@ -52,7 +52,6 @@ export class ServerConfigError extends Error {
 /** The cap on an execution input (256 KiB); a render request is one. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-export const CONCURRENCY_LIMITS = { min: 1, max: 10, default: 2 } as const;
 export const DEFAULT_PORT = 9847;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_QUEUE = 100;
@@ -70,12 +69,12 @@ export function integerIn(text: string, source: string, min: number, max: number
 
 /** The render limit from --max-concurrent-renders, else PRODUCER_MAX_CONCURRENT_RENDERS, else the default. */
 export function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv): number {
-  const { min, max } = CONCURRENCY_LIMITS;
+  const { min, max } = CONCURRENT_RENDERS;
   // The flag wins over the environment, even when the environment holds nonsense.
   if (flag !== undefined) return integerIn(flag, "--max-concurrent-renders", min, max);
   const fromEnv = env.PRODUCER_MAX_CONCURRENT_RENDERS;
   if (fromEnv !== undefined && fromEnv !== "") return integerIn(fromEnv, "PRODUCER_MAX_CONCURRENT_RENDERS", min, max);
-  return CONCURRENCY_LIMITS.default;
+  return CONCURRENT_RENDERS.default;
 }
 
 /** The path's nearest ancestor that exists, and whether it is a directory. */

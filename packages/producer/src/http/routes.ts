@@ -4,13 +4,13 @@ import type { OperatorNetworkPolicy } from "@compose/renderer";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isFinalEvent, type JobEvent } from "../jobs/job-events.js";
 import { RenderJob } from "../jobs/render-job.js";
+import { renderUrls } from "../jobs/render-urls.js";
 import { contentTypeOf, listSequence } from "../output/output-files.js";
 import type { RenderBackend } from "../queue/render-backend.js";
 import { HttpError, outputGone } from "./errors.js";
 import { parseRenderRequest } from "./render-request.js";
 import { sendFile } from "./send-file.js";
 import { openEventStream } from "./sse.js";
-import { renderUrls } from "./urls.js";
 
 export interface RouteContext {
   backend: RenderBackend;

@@ -1,4 +1,4 @@
-import { renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
 import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js";
@@ -110,7 +110,7 @@ const schemas = {
     required: ["maxConcurrentRenders", "activeRenders", "queuedRenders"],
     additionalProperties: false,
     properties: {
-      maxConcurrentRenders: { type: "integer", minimum: 1, maximum: 10 },
+      maxConcurrentRenders: { type: "integer", minimum: CONCURRENT_RENDERS.min, maximum: CONCURRENT_RENDERS.max },
       activeRenders: { type: "integer", minimum: 0 },
       queuedRenders: { type: "integer", minimum: 0 },
     },
