@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { dirname, relative } from "node:path";
 import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
-import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
+import { countSeverities, formatLintJson, formatLintText } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer/project";
