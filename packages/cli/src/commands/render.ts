@@ -60,7 +60,7 @@ export function registerRender(program: Command): void {
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(flags) });
       const selection = selectFrames(flags, options.fps);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
-      const entry = resolveCompositionEntry(pathArg);
+      const entry = await resolveCompositionEntry(pathArg);
       const output = resolve(flags.output ?? defaultOutput(entry.name, options, selection));
       if (options.docker) {
         // The same render, by the CLI inside the compose-render image; this process starts no browser.

@@ -1,7 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { PROJECT_FILE_CODE } from "@compose/core";
+import { isInside } from "./path-inside.js";
 
 
 /** Far above any real composition (media belong in separate files), low enough to stay responsive. */
@@ -42,11 +43,6 @@ function kindOf(info: Stats): string | undefined {
 export function notRegularFile(info: Stats): string | undefined {
   const kind = kindOf(info);
   return kind === undefined ? undefined : `is ${kind}; ${ALLOWED}`;
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
 
 /**
