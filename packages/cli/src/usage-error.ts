@@ -1,5 +1,4 @@
 import { printable } from "@compose/core";
-import { ServerConfigError } from "@compose/producer/config";
 
 /**
  * A mistake in how the command was called: one line on stderr and exit code 2, and under it one
@@ -12,14 +11,5 @@ export class UsageError extends Error {
   constructor(message: string, details: string[] = []) {
     super(printable(message));
     this.details = details.map((detail) => printable(detail));
-  }
-}
-
-/** Runs `read`, turning the producer's refusal of a start-up setting into a usage error. */
-export function configOrUsageError<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw error instanceof ServerConfigError ? new UsageError(error.message) : error;
   }
 }

@@ -71,6 +71,7 @@ export {
   FRAME_RATES,
   QUALITY_NAMES,
   MAX_WORKERS,
+  CONCURRENT_RENDERS,
   NETWORK_MODES,
   nestingDepth,
   type FlagDeclaration,

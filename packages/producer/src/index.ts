@@ -2,7 +2,6 @@ export { createProducer, type Producer, type ProducerOptions } from "./server.js
 export {
   serverConfigFromFlags,
   ServerConfigError,
-  CONCURRENCY_LIMITS,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_MAX_QUEUE,

@@ -11,4 +11,8 @@ export { sendProjectFile } from "./1-load/serve/send-file.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
 export { readProjectFile, readOpenedFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile, type ProjectFile } from "./common/project-file.js";
+// What a composition path names (a directory its index.html), for the CLI's argument and the server's requests.
+export { findCompositionEntry, DIRECTORY_ENTRY, type CompositionEntry } from "./common/composition-entry.js";
+export { isInside } from "./common/path-inside.js";
+export { statOrUndefined } from "./common/stat-or-undefined.js";
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";

@@ -59,7 +59,7 @@ export function registerBenchmark(program: Command): void {
       const workerCounts = parseWorkerList(flags.workers, cores);
       const base = await renderOptionsFromFlags({ fps: flags.fps, format: flags.format, quality: flags.quality });
       const settings = renderSettingsFromEnvironment(process.env);
-      const entry = resolveCompositionEntry(pathArg);
+      const entry = await resolveCompositionEntry(pathArg);
       // Loaded here: the browser driver would slow every other command's start.
       const { render, RenderError } = await import("@compose/renderer");
 

@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { dirname, relative } from "node:path";
 import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
-import { countSeverities, formatLintJson, formatLintText } from "../output/lint-report.js";
+import { countSeverities, formatLintJson, formatLintText } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer/project";
@@ -15,7 +15,7 @@ export function registerLint(program: Command): void {
     .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL is reported as refused").choices([...NETWORK_MODES]).default("public"))
     .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
-      const entry = resolveCompositionEntry(pathArg);
+      const entry = await resolveCompositionEntry(pathArg);
       // Work with paths relative to the current directory so findings and messages print as the user sees them.
       const entryFile = relative(process.cwd(), entry.file);
       const files: string[] = [];

@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { listCompositions } from "../preview/list-compositions.js";
 import { startPreviewServer } from "../preview/server.js";
-import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { compositionName, resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
@@ -21,7 +21,7 @@ function parsePort(text: string | undefined): number | undefined {
 /** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists them all). */
 async function previewEntry(pathArg: string): Promise<{ file: string; pathIsFolder: boolean }> {
   try {
-    return { file: resolveCompositionEntry(pathArg).file, pathIsFolder: false };
+    return { file: (await resolveCompositionEntry(pathArg)).file, pathIsFolder: false };
   } catch (error) {
     const folder = resolve(pathArg);
     if (!(error instanceof UsageError) || !statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw error;
@@ -61,7 +61,7 @@ export function registerPreview(program: Command): void {
             executeRender: renderExecutor(renderSettings),
             planMedia,
             framesDir: framesDirectory(),
-            nameOf: (file) => resolveCompositionEntry(file).name,
+            nameOf: compositionName,
           });
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
@@ -74,7 +74,7 @@ export function registerPreview(program: Command): void {
         }
       }
       if (!server) return;
-      process.stdout.write(`compose preview: ${resolveCompositionEntry(entryFile).name} at ${server.url} (Ctrl-C to stop)\n`);
+      process.stdout.write(`compose preview: ${compositionName(entryFile)} at ${server.url} (Ctrl-C to stop)\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once("SIGINT", resolve);
         process.once("SIGTERM", resolve);

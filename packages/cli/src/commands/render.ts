@@ -66,7 +66,7 @@ export function registerRender(program: Command): void {
       const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(formatFlags) });
       const selection = selectFrames(flags, options.fps);
       const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags) };
-      const entry = resolveCompositionEntry(pathArg);
+      const entry = await resolveCompositionEntry(pathArg);
       if (flags.batch !== undefined) {
         const { runBatchCommand } = await import("../batch/batch-command.js");
         process.exitCode = await runBatchCommand({ flags: { ...flags, batch: flags.batch }, entry, options, selection, settings: { ...settings, optionName: optionFlag } });

@@ -4,7 +4,6 @@ import type { Command } from "commander";
 import {
   BATCH_BODY_MIB_LIMITS,
   BATCH_ROW_LIMITS,
-  CONCURRENCY_LIMITS,
   DEFAULT_HOST,
   DEFAULT_MAX_QUEUE,
   DEFAULT_MAX_WORKERS_PER_RENDER,
@@ -15,11 +14,11 @@ import {
   serverConfigFromFlags,
   type ServeFlags,
 } from "@compose/producer/config";
-import { MAX_WORKERS } from "@compose/core";
+import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { limitsFromFlags, OPERATOR_NETWORK, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
-import { configOrUsageError } from "../usage-error.js";
+import { configOrUsageError } from "../config-usage-error.js";
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
@@ -32,7 +31,7 @@ export function registerServe(program: Command): void {
     .option("--port <port>", `port; 0 picks a free one (default: ${DEFAULT_PORT})`)
     .option(
       "--max-concurrent-renders <n>",
-      `renders at once, ${CONCURRENCY_LIMITS.min}-${CONCURRENCY_LIMITS.max} (default: PRODUCER_MAX_CONCURRENT_RENDERS, else ${CONCURRENCY_LIMITS.default})`,
+      `renders at once, ${CONCURRENT_RENDERS.min}-${CONCURRENT_RENDERS.max} (default: PRODUCER_MAX_CONCURRENT_RENDERS, else ${CONCURRENT_RENDERS.default})`,
     )
     .option("--max-queue <n>", `requests allowed to wait; more get 429 (default: ${DEFAULT_MAX_QUEUE})`)
     .option("--projects <dir>", "directory the compositions of requests are taken from (default: .)")

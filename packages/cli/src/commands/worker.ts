@@ -11,7 +11,7 @@ import {
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { limitsFromFlags, OPERATOR_NETWORK, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";
-import { configOrUsageError } from "../usage-error.js";
+import { configOrUsageError } from "../config-usage-error.js";
 
 
 export function registerWorker(program: Command): void {

@@ -1,6 +1,6 @@
 import { dirname, relative } from "node:path";
 import { extractCompositionMetadata, FRAME_RATES, isFolderOutput, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
-import { countSeverities } from "../output/lint-report.js";
+import { countSeverities } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer/project";
 import type { PreviewLint, PreviewState } from "./preview-state.js";

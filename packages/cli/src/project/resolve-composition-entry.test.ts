@@ -21,32 +21,32 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("resolveCompositionEntry", () => {
-  it("takes a directory's index.html and names it after the directory", () => {
-    expect(resolveCompositionEntry(join(dir, "promo"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
+  it("takes a directory's index.html and names it after the directory", async () => {
+    expect(await resolveCompositionEntry(join(dir, "promo"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
   });
 
-  it("names an index.html file after its directory", () => {
-    expect(resolveCompositionEntry(join(dir, "promo", "index.html"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
+  it("names an index.html file after its directory", async () => {
+    expect(await resolveCompositionEntry(join(dir, "promo", "index.html"))).toEqual({ file: join(dir, "promo", "index.html"), name: "promo" });
   });
 
-  it("names another HTML file after itself", () => {
-    expect(resolveCompositionEntry(join(dir, "promo", "card.html"))).toEqual({ file: join(dir, "promo", "card.html"), name: "card" });
+  it("names another HTML file after itself", async () => {
+    expect(await resolveCompositionEntry(join(dir, "promo", "card.html"))).toEqual({ file: join(dir, "promo", "card.html"), name: "card" });
   });
 
   it.each([
     ["missing", "does not exist; give a composition directory (with an index.html) or an HTML file"],
     ["empty", "is a directory without an index.html; give a composition directory (with an index.html) or an HTML file"],
-  ])("refuses a %s path with a UsageError", (name, message) => {
+  ])("refuses a %s path with a UsageError", async (name, message) => {
     const path = join(dir, name);
-    expect(() => resolveCompositionEntry(path)).toThrow(new UsageError(`${path} ${message}`));
+    await expect(resolveCompositionEntry(path)).rejects.toThrow(new UsageError(`${path} ${message}`));
   });
 
   it.each([
     ["a directory whose index.html", "piped", "piped/index.html"],
     ["an entry file that", "piped/card.html", "piped/card.html"],
-  ])("refuses %s is a FIFO by the project-file rule, at once", (_, arg, shown) => {
+  ])("refuses %s is a FIFO by the project-file rule, at once", async (_, arg, shown) => {
     const path = join(dir, arg);
-    expect(() => resolveCompositionEntry(path)).toThrow(
+    await expect(resolveCompositionEntry(path)).rejects.toThrow(
       new UsageError(`[not-a-project-file] ${join(dir, shown)} is a FIFO (named pipe); only regular files inside the project are read`),
     );
   });

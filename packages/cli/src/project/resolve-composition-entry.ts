@@ -1,7 +1,6 @@
-import { statSync, type Stats } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { PROJECT_FILE_CODE } from "@compose/core";
-import { notRegularFile } from "@compose/renderer/project";
+import { DIRECTORY_ENTRY, findCompositionEntry } from "@compose/renderer/project";
 import { UsageError } from "../usage-error.js";
 
 export interface CompositionEntry {
@@ -14,31 +13,18 @@ export interface CompositionEntry {
 const ALLOWED = "give a composition directory (with an index.html) or an HTML file";
 
 /** Turns the [dir|file] argument of compose render/lint into the entry file. */
-export function resolveCompositionEntry(pathArg: string): CompositionEntry {
-  const path = resolve(pathArg);
-  const info = statOrUndefined(path);
-  if (info === undefined) throw new UsageError(`${pathArg} does not exist; ${ALLOWED}`);
-  if (info.isDirectory()) {
-    const index = join(path, "index.html");
-    const indexInfo = statOrUndefined(index);
-    if (indexInfo === undefined) throw new UsageError(`${pathArg} is a directory without an index.html; ${ALLOWED}`);
-    refuseIfNotRegular(join(pathArg, "index.html"), indexInfo);
-    return { file: index, name: basename(path) };
+export async function resolveCompositionEntry(pathArg: string): Promise<CompositionEntry> {
+  const found = await findCompositionEntry(resolve(pathArg));
+  if (found.kind === "missing") throw new UsageError(`${pathArg} does not exist; ${ALLOWED}`);
+  if (found.kind === "no-index") throw new UsageError(`${pathArg} is a directory without an index.html; ${ALLOWED}`);
+  // A FIFO or device would block the read that follows: the project-file rule refuses it, in its words.
+  if (found.refused !== undefined) {
+    throw new UsageError(`[${PROJECT_FILE_CODE}] ${found.fromDirectory ? join(pathArg, DIRECTORY_ENTRY) : pathArg} ${found.refused}`);
   }
-  refuseIfNotRegular(pathArg, info);
-  return { file: path, name: basename(path) === "index.html" ? basename(dirname(path)) : basename(path, extname(path)) };
+  return { file: found.file, name: compositionName(found.file) };
 }
 
-/** A FIFO or device would block the read that follows: the project-file rule refuses it, in its words. */
-function refuseIfNotRegular(shown: string, info: Stats): void {
-  const refused = notRegularFile(info);
-  if (refused !== undefined) throw new UsageError(`[${PROJECT_FILE_CODE}] ${shown} ${refused}`);
-}
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
+/** A composition's name for output files: an index.html is named after its directory, another file after itself. */
+export function compositionName(file: string): string {
+  return basename(file) === DIRECTORY_ENTRY ? basename(dirname(file)) : basename(file, extname(file));
 }

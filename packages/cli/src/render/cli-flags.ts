@@ -4,8 +4,7 @@
  * is derived from them), and here the flags that are the CLI's own. ./flag-options.ts makes them
  * commander options.
  */
-import { RENDER_OPTIONS, type FlagDeclaration } from "@compose/core";
-import { CONCURRENCY_LIMITS } from "@compose/producer/config";
+import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compose/core";
 import { DEFAULT_LIMITS } from "@compose/renderer/limits";
 
 const RENDER_AND_CONTAINER = ["render", "container"] as const;
@@ -49,8 +48,8 @@ export const FLAGS = {
   quiet: { flag: "--quiet", help: "print only errors and the output path", default: false, scopes: RENDER_AND_CONTAINER },
   maxConcurrentRenders: {
     flag: "--max-concurrent-renders <n>",
-    help: `producer server only (compose serve): how many renders run at once, ${CONCURRENCY_LIMITS.min}-${CONCURRENCY_LIMITS.max}; checked here, no effect on one render`,
-    default: CONCURRENCY_LIMITS.default,
+    help: `producer server only (compose serve): how many renders run at once, ${CONCURRENT_RENDERS.min}-${CONCURRENT_RENDERS.max}; checked here, no effect on one render`,
+    default: CONCURRENT_RENDERS.default,
     scopes: RENDER_AND_CONTAINER,
     hidden: true,
   },

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import {
+  CONCURRENT_RENDERS,
   createLineIndex,
   MAX_VARIABLES_DEPTH,
   parseVariableValues,
@@ -13,8 +14,7 @@ import {
 } from "@compose/core";
 import type { CaptureMode } from "@compose/renderer";
 import { ProjectFileError, readProjectFile } from "@compose/renderer/project";
-import { maxConcurrentRenders } from "@compose/producer/config";
-import { configOrUsageError, UsageError } from "../usage-error.js";
+import { UsageError } from "../usage-error.js";
 import { flagName, flagValue, type FlagsOf } from "./flag-options.js";
 
 /** What commander hands over for `compose render`: strings, lists and booleans, as typed on the command line. */
@@ -69,10 +69,23 @@ export function optionsProblemLine({ field, problem, value }: OptionProblem, nam
   return `${nameOf(field)} ${problem}${got}`;
 }
 
+/**
+ * --max-concurrent-renders is the producer server's setting (compose serve's), listed by SPEC
+ * among compose render's flags too: a render accepts it, refuses what the server would refuse,
+ * and uses it for nothing.
+ */
+function checkServerConcurrency(text: string | undefined): void {
+  if (text === undefined) return;
+  const { min, max } = CONCURRENT_RENDERS;
+  const value = numeric(text);
+  if (typeof value !== "number" || value < min || value > max) {
+    throw new UsageError(`${flagName("maxConcurrentRenders")} must be an integer from ${min} to ${max} (got ${text})`);
+  }
+}
+
 /** Turns the flags into validated render options, or a UsageError naming the flag and what it allows. */
 export async function renderOptionsFromFlags(flags: RenderFlags): Promise<RenderOptions> {
-  // Meaningful to the producer server only, but refused here by the server's own rule when out of range.
-  configOrUsageError(() => maxConcurrentRenders(flags.maxConcurrentRenders, {}));
+  checkServerConcurrency(flags.maxConcurrentRenders);
   const input: Record<string, unknown> = {};
   for (const field of Object.keys(RENDER_OPTIONS) as RenderOptionField[]) {
     const value = flagValue(flags, field);

@@ -25,6 +25,13 @@ export type QualityName = (typeof QUALITY_NAMES)[number];
 
 export const MAX_WORKERS = 8;
 
+/**
+ * How many renders the producer server runs at once: compose serve's --max-concurrent-renders and
+ * PRODUCER_MAX_CONCURRENT_RENDERS. No request sets it, so it is no render option; SPEC lists the
+ * flag among compose render's too, which accepts and checks it and uses it for nothing.
+ */
+export const CONCURRENT_RENDERS = { min: 1, max: 10, default: 2 } as const;
+
 /** What a composition's pages may load: the project only, also public addresses, or anything. */
 export const NETWORK_MODES = ["none", "public", "all"] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { MAX_WORKERS } from "@compose/core";
+import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core";
 
 /** Everything the server needs to start, validated. */
 export interface ServerConfig {
@@ -61,7 +61,6 @@ export class ServerConfigError extends Error {
 /** The cap on an execution input (256 KiB); a render request is one. */
 export const MAX_BODY_BYTES = 256 * 1024;
 
-export const CONCURRENCY_LIMITS = { min: 1, max: 10, default: 2 } as const;
 export const DEFAULT_PORT = 9847;
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_QUEUE = 100;
@@ -92,7 +91,7 @@ function integerSetting(flag: string | undefined, names: { flag: string; env: st
 
 /** The render limit from --max-concurrent-renders, else PRODUCER_MAX_CONCURRENT_RENDERS, else the default. */
 export function maxConcurrentRenders(flag: string | undefined, env: NodeJS.ProcessEnv): number {
-  return integerSetting(flag, { flag: "--max-concurrent-renders", env: "PRODUCER_MAX_CONCURRENT_RENDERS" }, env, CONCURRENCY_LIMITS);
+  return integerSetting(flag, { flag: "--max-concurrent-renders", env: "PRODUCER_MAX_CONCURRENT_RENDERS" }, env, CONCURRENT_RENDERS);
 }
 
 /** The path's nearest ancestor that exists, and whether it is a directory. */

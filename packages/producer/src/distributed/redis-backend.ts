@@ -4,6 +4,8 @@ import type { Redis } from "ioredis";
 import type { RenderFinishedEvent } from "@compose/renderer";
 import { isFinalEvent } from "../jobs/job-events.js";
 import { RenderJob } from "../jobs/render-job.js";
+import { graceWindows } from "../lifetime/shutdown-grace.js";
+import { within } from "../lifetime/within.js";
 import { QueueClosedError, QueueFullError, QueueUnavailableError, type QueueCounts, type RenderBackend } from "../queue/render-backend.js";
 import { RETAINED_ENDED_JOBS } from "../queue/render-queue.js";
 import {
@@ -18,8 +20,7 @@ import {
   RETAIN_SECONDS,
   type RenderJobData,
 } from "./protocol.js";
-import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
-import { graceWindows } from "../lifetime/shutdown-grace.js";
+import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient } from "./redis-connection.js";
 
 /** A read that Redis has not answered by then is a 503, well within 2 s: a client polling the queue is not held up. */
 const READ_ANSWER_MS = 1500;

@@ -48,15 +48,5 @@ export async function lastEventId(client: Redis, eventsKey: string): Promise<str
   return newest[0]?.[0] ?? "0";
 }
 
-/**
- * Waits for `promise` at most `ms`, whatever it does: for closing what an unreachable Redis may
- * hold up. True when it settled in time.
- */
-export function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const settled = promise.then(() => true, () => true);
-  return Promise.race([settled, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]).finally(() => clearTimeout(timer));
-}
-
 /** How long closing one connection or queue may take once its work is done; Redis may be gone. */
 export const CLOSE_WAIT_MS = 1000;

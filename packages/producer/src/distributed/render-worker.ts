@@ -2,10 +2,10 @@ import { hostname } from "node:os";
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import type { RenderErrorCode } from "@compose/core";
+import { CONCURRENT_RENDERS, type RenderErrorCode } from "@compose/core";
 import { removeOrphanedStaging, RenderError, type RenderFinishedEvent } from "@compose/renderer";
-import { CONCURRENCY_LIMITS } from "../config/server-config.js";
 import { graceWindows } from "../lifetime/shutdown-grace.js";
+import { within } from "../lifetime/within.js";
 import type { WorkerConfig } from "../config/worker-config.js";
 import type { RenderSettings } from "../jobs/render-executor.js";
 import { coordinate, tasksEnded, TaskFailure } from "./coordinator.js";
@@ -24,7 +24,7 @@ import {
   type RenderJobData,
   type TaskData,
 } from "./protocol.js";
-import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient, within } from "./redis-connection.js";
+import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient } from "./redis-connection.js";
 
 import { describeTask, runTask, type TaskResult } from "./tasks.js";
 
@@ -220,7 +220,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
   const renderWorker = new Worker<RenderJobData, RenderFinishedEvent>(RENDERS_QUEUE, processRender, {
     ...connection,
     // Coordination is light; the queue's global concurrency is what limits renders.
-    concurrency: CONCURRENCY_LIMITS.max,
+    concurrency: CONCURRENT_RENDERS.max,
     maxStalledCount: 5,
     ...stallSettings,
   });

@@ -6,7 +6,7 @@ import { parseBatchRequest } from "./batch-request.js";
 import { HttpError } from "./errors.js";
 import { newJob, submitClaimed, type RouteState } from "./route-state.js";
 import { openEventStream } from "./sse.js";
-import { renderUrls } from "./urls.js";
+import { renderUrls } from "../jobs/render-urls.js";
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 

@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { BatchStore } from "../jobs/batch-store.js";
 import { isFinalEvent } from "../jobs/job-events.js";
 import { RenderJob, type RenderJobSpec } from "../jobs/render-job.js";
-import { OutputClaims } from "../output/output-claims.js";
+import { OutputClaims } from "../jobs/output-claims.js";
 import type { RenderBackend } from "../queue/render-backend.js";
 import type { WebhookSender } from "../webhooks/webhook-sender.js";
 import { HttpError } from "./errors.js";

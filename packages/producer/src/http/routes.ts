@@ -11,7 +11,7 @@ import { parseRenderRequest, type RequestContext } from "./render-request.js";
 import { newJob, routeState, submitClaimed, type RouteContext } from "./route-state.js";
 import { sendFile } from "./send-file.js";
 import { openEventStream, type EventStream } from "./sse.js";
-import { renderUrls } from "./urls.js";
+import { renderUrls } from "../jobs/render-urls.js";
 
 export type { RouteContext } from "./route-state.js";
 

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import { basename } from "node:path";
+import { statOrUndefined } from "@compose/renderer/project";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError, outputGone } from "./errors.js";
 
@@ -26,7 +26,7 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 
 /** Sends a file with its length, with single byte-range requests answered by 206 (or 416). */
 export async function sendFile(request: FastifyRequest, reply: FastifyReply, path: string, contentType: string): Promise<FastifyReply> {
-  const info = await stat(path).catch(() => undefined);
+  const info = await statOrUndefined(path);
   if (!info?.isFile()) throw outputGone();
   const size = info.size;
   const range = parseRange(request.headers.range, size);

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { RenderErrorCode, RenderOptions, RenderProblem } from "@compose/core";
 import type { RenderEvent as RendererEvent } from "@compose/renderer";
-import { renderUrls } from "../http/urls.js";
+import { renderUrls } from "./render-urls.js";
 import { clientEvent, type ClientRenderEvent, type JobEvent } from "./job-events.js";
 import type { BatchMembership, RequestMetadata, WebhookRequest, WebhookStatus } from "./request-fields.js";
 import type { RenderState, RenderStatus } from "./render-status.js";

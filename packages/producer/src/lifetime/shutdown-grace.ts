@@ -1,5 +1,5 @@
 import { killChildProcesses } from "@compose/renderer";
-import { within } from "../distributed/redis-connection.js";
+import { within } from "./within.js";
 
 /**
  * The end of a grace period kept for cancelled renders to close their browsers and encoders and

@@ -1,4 +1,4 @@
-import { FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -178,7 +178,7 @@ const schemas = {
     required: ["maxConcurrentRenders", "activeRenders", "queuedRenders"],
     additionalProperties: false,
     properties: {
-      maxConcurrentRenders: { type: "integer", minimum: 1, maximum: 10 },
+      maxConcurrentRenders: { type: "integer", minimum: CONCURRENT_RENDERS.min, maximum: CONCURRENT_RENDERS.max },
       activeRenders: { type: "integer", minimum: 0 },
       queuedRenders: { type: "integer", minimum: 0 },
     },

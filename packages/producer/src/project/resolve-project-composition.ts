@@ -1,7 +1,7 @@
-import { readdir, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readdir, realpath } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import { closestMatch, PROJECT_FILE_CODE } from "@compose/core";
-import { notRegularFile } from "@compose/renderer";
+import { findCompositionEntry, isInside } from "@compose/renderer/project";
 
 /** Why a requested path cannot be rendered; the message follows the field's name. */
 export class CompositionPathError extends Error {
@@ -16,19 +16,6 @@ export class CompositionPathError extends Error {
 }
 
 const ALLOWED = "give a directory with an index.html or an HTML file, relative to the projects directory";
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
-
-async function statOrUndefined(path: string) {
-  try {
-    return await stat(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The composition a missing path most likely meant: among the directories and HTML files beside
@@ -55,20 +42,19 @@ export async function resolveProjectComposition(projectsRoot: string, requested:
   const path = resolve(projectsRoot, requested);
   if (!isInside(projectsRoot, path)) throw new CompositionPathError(`leads outside the projects directory (got ${requested})`);
 
-  const info = await statOrUndefined(path);
-  if (!info) throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`, await closestComposition(projectsRoot, requested));
-  const entry = info.isDirectory() ? join(path, "index.html") : path;
-  const entryInfo = info.isDirectory() ? await statOrUndefined(entry) : info;
-  if (entryInfo === undefined) throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
-  const refused = notRegularFile(entryInfo);
-  if (refused !== undefined) {
-    throw new CompositionPathError(`${relative(projectsRoot, entry)} ${refused} (${PROJECT_FILE_CODE}; got ${requested})`);
+  const found = await findCompositionEntry(path);
+  if (found.kind === "missing") {
+    throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`, await closestComposition(projectsRoot, requested));
   }
-  if (!info.isDirectory() && !/^\.html?$/i.test(extname(path))) {
+  if (found.kind === "no-index") throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
+  if (found.refused !== undefined) {
+    throw new CompositionPathError(`${relative(projectsRoot, found.file)} ${found.refused} (${PROJECT_FILE_CODE}; got ${requested})`);
+  }
+  if (!found.fromDirectory && !/^\.html?$/i.test(extname(path))) {
     throw new CompositionPathError(`is not an HTML file (got ${requested}); ${ALLOWED}`);
   }
 
-  const file = await realpath(entry);
+  const file = await realpath(found.file);
   if (!isInside(projectsRoot, file)) {
     throw new CompositionPathError(`leads outside the projects directory through a symbolic link (got ${requested})`);
   }

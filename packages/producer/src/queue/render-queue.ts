@@ -2,6 +2,7 @@ import type { JobExecutor } from "../jobs/render-executor.js";
 import type { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError, type QueueCounts, type RenderBackend } from "./render-backend.js";
 import { graceWindows } from "../lifetime/shutdown-grace.js";
+import { within } from "../lifetime/within.js";
 
 export interface RenderQueueOptions {
   maxConcurrentRenders: number;
@@ -101,12 +102,7 @@ export class RenderQueue implements RenderBackend {
       this.retire(job);
     }
     const allDone = Promise.all([...this.running.values()].map((running) => running.done));
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceWindows(graceMs).finishMs);
-    });
-    await Promise.race([allDone, graceOver]);
-    clearTimeout(timer);
+    await within(allDone, graceWindows(graceMs).finishMs);
     for (const running of this.running.values()) running.controller.abort();
     await allDone;
   }

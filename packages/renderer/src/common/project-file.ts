@@ -1,7 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { open, readlink, realpath, type FileHandle } from "node:fs/promises";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { PROJECT_FILE_CODE } from "@compose/core";
+import { isInside } from "./path-inside.js";
 
 /** Far above any real composition (media belong in separate files), low enough to stay responsive. */
 export const MAX_PROJECT_FILE_BYTES = 32 * 1024 * 1024;
@@ -39,11 +40,6 @@ function kindOf(info: Stats): string | undefined {
 export function notRegularFile(info: Stats): string | undefined {
   const kind = kindOf(info);
   return kind === undefined ? undefined : `is ${kind}; ${ALLOWED}`;
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
 
 /** A project file opened for reading: the caller closes `handle`. */

@@ -1,15 +1,12 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { basename, dirname, extname, join, sep } from "node:path";
 import { HOST_MARK, STAGING_SUFFIX } from "./staged-output.js";
 import { formatOfExtension, isFolderOutput, outputExtension, type OutputFormat } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
+import { statOrUndefined } from "../common/stat-or-undefined.js";
 
 function invalid(output: string, problem: string): RenderError {
   return new RenderError("invalid-output", `the output ${output} ${problem}`);
-}
-
-async function statOf(path: string) {
-  return stat(path).catch(() => undefined);
 }
 
 /** The longest file name Linux file systems take (NAME_MAX), in bytes. */
@@ -46,11 +43,11 @@ export async function checkOutput(
   const named = formatOfExtension(output);
   if (still) {
     if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");
-    if ((await statOf(output))?.isDirectory()) throw invalid(output, "is a directory; one frame is a PNG file: give a file name ending in .png");
+    if ((await statOrUndefined(output))?.isDirectory()) throw invalid(output, "is a directory; one frame is a PNG file: give a file name ending in .png");
   } else if (named && named !== format) {
     throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use ${optionName("format")} ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
   }
-  const existing = await statOf(output);
+  const existing = await statOrUndefined(output);
   if (existing?.isDirectory() && !isFolderOutput(format) && !still) {
     throw invalid(output, `is a directory; a ${format} output is a file: give a file name such as ${join(output, `video${outputExtension(format)}`)}`);
   }
@@ -67,10 +64,10 @@ export async function checkOutput(
   }
   // The render writes beside the output first (then renames), so that place must take new entries.
   let place = dirname(output);
-  let info = await statOf(place);
+  let info = await statOrUndefined(place);
   while (!info && dirname(place) !== place) {
     place = dirname(place);
-    info = await statOf(place);
+    info = await statOrUndefined(place);
   }
   if (!info?.isDirectory()) throw invalid(output, `cannot be created: ${place} is not a directory`);
   try {

@@ -290,6 +290,9 @@ async function loadFrame(): Promise<void> {
   const errors: string[] = [];
   let api: ComposeApi | undefined;
   let info: CompositionInfo | undefined;
+  // The frame this page was seeked to, none when it did not become ready. Not the target read
+  // again: a scrub during the seek moves that on, and pump() then seeks the page there.
+  let frame: number | undefined;
   try {
     await withTimeout(loaded, READY_TIMEOUT_MS, "the composition page did not load");
     api = (iframe.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;
@@ -312,16 +315,17 @@ async function loadFrame(): Promise<void> {
     setMedia(api.describeMedia());
     readTimeline(api, info, iframe);
     for (const error of info.timingErrors ?? []) errors.push(`timing: ${error.message}`);
+    frame = app.target;
     try {
       app.needsHistory ||= info.needsHistory;
-      if (!(await showFrame(api, app.target))) {
+      if (!(await showFrame(api, frame))) {
         // It showed its history only once seeked: a fresh page plays it from 0.
         iframe.remove();
         app.wantReload = true;
         return;
       }
     } catch (error) {
-      errors.push(`seek to ${frameTime(app.target).toFixed(3)} s failed: ${errorText(error)}`);
+      errors.push(`seek to ${frameTime(frame).toFixed(3)} s failed: ${errorText(error)}`);
     }
   }
   for (const old of [...$("frames").querySelectorAll("iframe")]) if (old !== iframe) retire(old);
@@ -329,7 +333,7 @@ async function loadFrame(): Promise<void> {
   iframe.id = "composition";
   app.api = info ? api : undefined;
   app.pageApi = api;
-  app.shown = info ? app.target : undefined;
+  app.shown = frame;
   app.loadedConfig = config;
   app.loadedPage = page;
   app.frameErrors = errors;

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
-import { isFinalEvent } from "../jobs/job-events.js";
-import type { RenderJob } from "../jobs/render-job.js";
+import { isFinalEvent } from "./job-events.js";
+import type { RenderJob } from "./render-job.js";
 
 /**
  * The output names of this server's requests that have not ended: two requests may not write
