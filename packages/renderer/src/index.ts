@@ -2,15 +2,15 @@ export { render, type RenderRequest, type RenderHooks } from "./render/render.js
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "./common/render-events.js";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
-export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./1-load/browser/network-policy.js";
-export type { CaptureMode } from "./1-load/browser/composition-page.js";
-export { findBrowserExecutable, BrowserNotFoundError } from "./1-load/browser/launch-browser.js";
+export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./web/network-policy.js";
+export type { CaptureMode } from "./page/composition-page.js";
+export { findBrowserExecutable, BrowserNotFoundError } from "./page/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.
-export { launchBrowser, type LaunchOptions } from "./1-load/browser/launch-browser.js";
-export { runtimeBootCall, runtimeBundle, runtimeSource } from "./1-load/browser/runtime-source.js";
+export { launchBrowser, type LaunchOptions } from "./page/launch-browser.js";
+export { runtimeBootCall, runtimeBundle, runtimeSource } from "./page/runtime-source.js";
 // For `compose preview`: the media plans render hands its pages, for the preview's own page.
-export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./1-load/media/plan-media.js";
+export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from "./1-load/plan-media.js";
 
 // For distributed renders (the producer's workers): one plan with a range per chunk (its audio
 // mixed once), each range captured and encoded from that plan, the parts assembled as render() does.

@@ -4,8 +4,8 @@
 // Where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // The font families a project can draw as themselves.
-export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
-export { servesFile } from "./1-load/serve/project-server.js";
+export { fontFamilyCatalog } from "./web/fonts/font-catalog.js";
+export { servesFile } from "./web/project-server.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
 export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";

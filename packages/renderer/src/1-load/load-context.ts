@@ -1,4 +1,4 @@
-import type { BrowserPool } from "./browser/browser-pool.js";
+import type { BrowserPool } from "../page/browser-pool.js";
 import type { RenderEvent } from "../common/render-events.js";
 
 type Cleanup = () => Promise<void> | void;

@@ -1,5 +1,5 @@
 import { FORMAT_TABLE, formatsWhere, type RenderOptions } from "@compose/core";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import type { HdrTransfer } from "../media/probe-source.js";
 import type { RenderEvent } from "../common/render-events.js";
 
 /**

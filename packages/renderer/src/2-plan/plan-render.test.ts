@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateRenderOptions, type RenderOptionsInput } from "@compose/core";
 import type { LoadedComposition } from "../1-load/load-composition.js";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
+import type { AudioClip } from "../media/audio-clip.js";
 import { planRender, type PlanRequest } from "./plan-render.js";
 
 const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1, channels: 2 };

@@ -1,10 +1,10 @@
 import type { DurationSource, FrameRate, OutputFormat, QualityName } from "@compose/core";
-import type { CaptureMode } from "../1-load/browser/composition-page.js";
+import type { CaptureMode } from "../page/composition-page.js";
 import type { FrameImageFormat } from "../common/frame-image.js";
 import type { FrameRange } from "../common/frame-ranges.js";
 import type { HardwareEncoder } from "../common/hardware-encoder.js";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import type { HdrTransfer } from "../media/probe-source.js";
 
 /**
  * Everything a render decided before its first frame: made once by planRender() from the request

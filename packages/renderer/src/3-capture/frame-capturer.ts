@@ -1,5 +1,5 @@
 import type { CDPSession } from "puppeteer-core";
-import type { CaptureMode } from "../1-load/browser/composition-page.js";
+import type { CaptureMode } from "../page/composition-page.js";
 import { REPEAT, type FrameResult } from "../common/frame-result.js";
 import type { FrameImageSettings } from "../2-plan/render-plan.js";
 

@@ -1,4 +1,4 @@
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { REPEAT, type FrameResult } from "../common/frame-result.js";
 import type { FrameSettings } from "../2-plan/render-plan.js";
 import { createFrameCapturer, type FrameCapturer } from "./frame-capturer.js";

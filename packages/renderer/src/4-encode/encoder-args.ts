@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { frameImageFormat, type FrameImageFormat } from "../common/frame-image.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
 import { QUALITY_PRESETS, type OutputFormat } from "@compose/core";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import type { HdrTransfer } from "../media/probe-source.js";
 import type { EncodeSettings, EncodeTarget } from "../2-plan/render-plan.js";
 
 /** VP9 speed per quality preset: libvpx's cpu-used plays the role of x264's preset. */

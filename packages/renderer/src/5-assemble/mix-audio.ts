@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
 import { mixArgs } from "./audio-mix.js";
 import type { AudioMix } from "../2-plan/render-plan.js";

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import type { GainSamples } from "../1-load/browser/composition-page.js";
+import type { GainSamples } from "../page/composition-page.js";
 import { AUDIO_SAMPLE_RATE } from "./audio-mix.js";
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
 import { replayFrames } from "../3-capture/replay-frames.js";
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { frameTime } from "../common/frame-ranges.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";

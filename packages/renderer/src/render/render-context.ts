@@ -1,5 +1,5 @@
 import { printable } from "@compose/core";
-import { BrowserPool } from "../1-load/browser/browser-pool.js";
+import { BrowserPool } from "../page/browser-pool.js";
 import type { LoadContext } from "../1-load/load-context.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { fullDiskError } from "../common/disk-full.js";

@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from "puppeteer-core";
-import { RenderError } from "../../common/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 /**
  * How long a page that missed a deadline has to answer a trivial question before it counts as

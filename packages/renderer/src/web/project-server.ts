@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import sirv from "sirv";
-import { MISSING, projectFileProblem } from "../../common/project-file.js";
+import { MISSING, projectFileProblem } from "../common/project-file.js";
 
 export interface ProjectServer {
   /** Base URL ending in `/`; a project file's URL is its path relative to the root appended to it. */

@@ -1,7 +1,7 @@
 import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
-import { RenderError } from "../../common/render-error.js";
-import type { FrameStats } from "../../common/render-events.js";
+import { RenderError } from "../common/render-error.js";
+import type { FrameStats } from "../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";

@@ -2,7 +2,7 @@ import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
-import { findPackage, type InstalledPackage } from "../local-web/npm-package.js";
+import { findPackage, type InstalledPackage } from "../local/npm-package.js";
 
 /** A family of the default set: the npm package it comes from, and the names that resolve to it. */
 export interface DefaultFamily {

@@ -1,6 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { launchBrowser, BrowserNotFoundError, profileRemoved, type LaunchOptions } from "./launch-browser.js";
-import { RenderError } from "../../common/render-error.js";
+import { RenderError } from "../common/render-error.js";
 
 /** The browsers of one render: launched together, closed together, and watched for crashes. */
 export class BrowserPool {
