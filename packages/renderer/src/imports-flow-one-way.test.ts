@@ -31,7 +31,7 @@ const LOAD_RESULT = /^import type \{ LoadedComposition \} from "\.\.\/1-load\/lo
  */
 const HOMES: Record<string, string> = {
   "composition-page.ts": "page",
-  "frame-capturer.ts": "3-capture",
+  "frame-capturer.ts": "page",
   "take-frame.ts": "3-capture",
   "project-server.ts": "web",
   "network-policy.ts": "web",

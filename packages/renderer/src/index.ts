@@ -3,7 +3,7 @@ export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarnin
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./web/network-policy.js";
-export type { CaptureMode } from "./page/composition-page.js";
+export type { CaptureMode } from "./page/frame-capturer.js";
 export { findBrowserExecutable, BrowserNotFoundError } from "./page/launch-browser.js";
 
 // For `compose doctor` and `compose preview`: the same browser launch and page runtime as render.

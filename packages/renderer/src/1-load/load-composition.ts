@@ -1,7 +1,8 @@
 import { dirname, join } from "node:path";
 import { FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
-import type { CaptureMode, CompositionPage } from "../page/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
+import type { CaptureMode } from "../page/frame-capturer.js";
 import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "../web/network-policy.js";
 import { startPolicyProxy } from "../web/policy-proxy.js";
 import { projectFontsScript } from "../web/fonts/project-fonts-script.js";

@@ -1,7 +1,8 @@
 import { basename } from "node:path";
 import { FORMAT_TABLE, type RenderOptions } from "@compose/core";
 import type { BrowserPool } from "../page/browser-pool.js";
-import { openCompositionPage, type CaptureMode, type CompositionPage, type CompositionPageOptions } from "../page/composition-page.js";
+import { openCompositionPage, type CompositionPage, type CompositionPageOptions } from "../page/composition-page.js";
+import type { CaptureMode } from "../page/frame-capturer.js";
 import { routeRequests, type PageNetwork } from "../web/network-policy.js";
 import type { RenderEvent } from "../common/render-events.js";
 import { RenderError } from "../common/render-error.js";

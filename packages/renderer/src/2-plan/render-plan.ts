@@ -1,6 +1,5 @@
 import type { DurationSource, FrameRate, OutputFormat, QualityName } from "@compose/core";
-import type { CaptureMode } from "../page/composition-page.js";
-import type { FrameImageFormat } from "../common/frame-image.js";
+import type { CaptureMode, FrameImageSettings } from "../page/frame-capturer.js";
 import type { FrameRange } from "../common/frame-ranges.js";
 import type { HardwareEncoder } from "../common/hardware-encoder.js";
 import type { AudioClip } from "../media/audio-clip.js";
@@ -31,13 +30,6 @@ export interface RenderPlan {
   /** What is left after capture; undefined when the encoders wrote the output itself. */
   readonly assemble: AssemblePlan | undefined;
   readonly output: OutputPlan;
-}
-
-/** How a frame's image leaves the browser. */
-export interface FrameImageSettings {
-  image: FrameImageFormat;
-  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
-  jpegQuality: number;
 }
 
 /** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */
