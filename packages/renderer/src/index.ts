@@ -17,13 +17,15 @@ export { planMedia, framesDirectory, FRAMES_PREFIX, type MediaPlanRequest } from
 export { planChunks, type ChunksPlanRequest, type ChunksPlan } from "./render/plan-chunks.js";
 export { renderRange, type RangeRequest } from "./render/render-range.js";
 export { assembleChunks, type ChunksAssembly, type JoinedOutput } from "./render/assemble-chunks.js";
+// The coordinator of a distributed render ends it as every render ends, its assembly committing the output.
+export { endRender, type RenderEnding, type OutputCommit, type CaptureReport } from "./render/end-render.js";
 export { planToJson, planFromJson } from "./2-plan/plan-json.js";
 export type { RenderPlan } from "./2-plan/render-plan.js";
 export { outputProblem } from "./output/verify-output.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";
-export { sumFrameStats, RENDER_EVENT_TYPES } from "./common/render-events.js";
+export { RENDER_EVENT_TYPES } from "./common/render-events.js";
 export { audioFileName } from "./output/output-names.js";
 
 export * from "./project.js";
