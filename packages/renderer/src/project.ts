@@ -10,3 +10,5 @@ export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
 export { readProjectFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile } from "./common/project-file.js";
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
+// Waiting at most so long, as the renderer waits: for the CLI and the server.
+export { withDeadline } from "./common/deadline.js";

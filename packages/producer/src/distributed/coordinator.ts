@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
-import { endRender, ProgressMeter, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
+import { endRender, ProgressMeter, withDeadline, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
 import { EventRelay } from "./event-relay.js";
 import { encodeFailure, isRelayedEvent, RETAIN_SECONDS, taskId, type PlanResult, type RelayedEvent, type RenderJobData, type TaskData } from "./protocol.js";
 import { outputFile } from "./tasks.js";
@@ -76,8 +76,7 @@ export function waitTask<T>(context: CoordinatorContext, id: string, signal: Abo
  * a failed or cancelled request reports its end only once its tasks have stopped.
  */
 export async function tasksEnded(context: CoordinatorContext, ids: readonly string[], timeoutMs: number): Promise<void> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  await Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined)));
+  await withDeadline((signal) => Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined))), timeoutMs, () => undefined);
 }
 
 /** Every promise's value, or the first failure, after which the others' waits are dropped. */

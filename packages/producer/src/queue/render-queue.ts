@@ -1,3 +1,4 @@
+import { withDeadline } from "@compose/renderer";
 import type { JobExecutor } from "../jobs/render-executor.js";
 import type { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError, type QueueCounts, type RenderBackend } from "./render-backend.js";
@@ -83,12 +84,7 @@ export class RenderQueue implements RenderBackend {
       this.retire(job);
     }
     const allDone = Promise.all([...this.running.values()].map((running) => running.done));
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceWindows(graceMs).finishMs);
-    });
-    await Promise.race([allDone, graceOver]);
-    clearTimeout(timer);
+    await withDeadline(allDone, graceWindows(graceMs).finishMs, () => undefined);
     for (const running of this.running.values()) running.controller.abort();
     await allDone;
   }

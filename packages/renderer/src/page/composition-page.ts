@@ -1,12 +1,13 @@
 import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
+import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
 import type { FrameResult } from "../common/frame-result.js";
 import type { FrameStats } from "../common/render-events.js";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";
-import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
+import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
@@ -147,7 +148,9 @@ export async function openCompositionPage(browser: Browser, options: Composition
     const page = await createPage(browser, options);
     return { page, cdp: await page.createCDPSession() };
   })();
-  const { page, cdp } = await callWithin(opened, PLAIN_CALL_MS, () => new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`));
+  const { page, cdp } = await withDeadline(opened, PLAIN_CALL_MS, () => {
+    throw new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`);
+  });
   const watch = new PageWatch(page, cdp);
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
