@@ -39,7 +39,7 @@ const HOMES: Record<string, string> = {
   "default-fonts.ts": "web",
   "probe-source.ts": "media",
   "extract-frames.ts": "media",
-  "audio-mix.ts": "5-assemble",
+  "audio-mix-args.ts": "5-assemble",
   "volume-envelope.ts": "5-assemble",
   "mix-audio.ts": "5-assemble",
   "render-context.ts": "render",

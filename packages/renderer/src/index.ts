@@ -1,5 +1,6 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
-export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "./common/render-events.js";
+// The events render() emits, as core declares them.
+export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "@compose/core";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, type NetworkPolicy, type OperatorNetworkPolicy } from "./web/network-policy.js";
@@ -25,7 +26,7 @@ export { outputProblem } from "./output/verify-output.js";
 export type { FrameRange } from "./common/frame-ranges.js";
 // The chunks' progress and time, reported as render() reports its workers'.
 export { ProgressMeter } from "./3-capture/progress-meter.js";
-export { RENDER_EVENT_TYPES } from "./common/render-events.js";
+export { RENDER_EVENT_TYPES } from "@compose/core";
 export { audioFileName } from "./output/output-names.js";
 
 export * from "./project.js";

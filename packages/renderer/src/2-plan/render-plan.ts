@@ -6,7 +6,7 @@ import type { AudioClip } from "../media/audio-clip.js";
 import type { HdrTransfer } from "../media/probe-source.js";
 
 /**
- * Everything a render decided before its first frame: made once by planRender() from the request
+ * Everything a render decided before its first frame: made once by makePlan() from the request
  * and the loaded composition, frozen, and handed out in parts: capture takes `capture` and
  * `ranges`, encode takes `encode` and `targets`, the audio mix takes `audio`, assemble takes
  * `assemble` and `output`.

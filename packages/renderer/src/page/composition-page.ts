@@ -3,7 +3,7 @@ import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, P
 import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
 import type { FrameResult } from "../common/frame-result.js";
-import type { FrameStats } from "../common/render-events.js";
+import type { FrameStats } from "@compose/core";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";

@@ -1,6 +1,5 @@
 import type { FrameStats, HistoryPath, OutputFormat, RenderFinishedEvent } from "@compose/core";
 import type { CompositionPage } from "../page/composition-page.js";
-import { sumFrameStats } from "../common/render-events.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { commitWhenWhole, type OutputExpectation } from "../output/verify-output.js";
 import type { StagedOutput } from "../output/staged-output.js";
@@ -40,6 +39,21 @@ export interface RenderEnding {
 /** What the pages that captured report, for their render's ending. */
 export function pageReports(pages: readonly CompositionPage[]): CaptureReport[] {
   return pages.map((page) => ({ stats: page.stats, history: page.needsHistory ? "replay" : "skip" }));
+}
+
+/** Where the time of several pages' frames went, together (the workers of a render, the chunks of a distributed one). */
+function sumFrameStats(stats: readonly FrameStats[]): FrameStats {
+  return stats.reduce<FrameStats>(
+    (sum, each) => ({
+      frames: sum.frames + each.frames,
+      reused: sum.reused + each.reused,
+      seekMs: sum.seekMs + each.seekMs,
+      captureMs: sum.captureMs + each.captureMs,
+      replayedFrames: sum.replayedFrames + each.replayedFrames,
+      replayMs: sum.replayMs + each.replayMs,
+    }),
+    { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
+  );
 }
 
 /**

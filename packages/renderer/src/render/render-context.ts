@@ -1,7 +1,7 @@
 import { printable } from "@compose/core";
 import { BrowserPool } from "../page/browser-pool.js";
 import type { LoadContext } from "../1-load/load-context.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 import { fullDiskError } from "../common/disk-full.js";
 import { withDeadline } from "../common/deadline.js";
 import { cancelledError, RenderError } from "../common/render-error.js";

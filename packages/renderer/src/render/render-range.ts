@@ -1,6 +1,6 @@
 import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
-import type { RenderFinishedEvent } from "../common/render-events.js";
+import type { RenderFinishedEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";

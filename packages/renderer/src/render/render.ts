@@ -6,16 +6,16 @@ import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
 import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
 import { warnOnStillness } from "../3-capture/stillness.js";
-import type { RenderFinishedEvent } from "../common/render-events.js";
+import type { RenderFinishedEvent } from "@compose/core";
 import { optionNamer } from "../common/option-naming.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderContext, type RenderHooks } from "./render-context.js";
 import { endRender, pageReports } from "./end-render.js";
-import { checkOutput } from "../output/check-output.js";
+import { checkOutputPath } from "../output/check-output-path.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
-import { isStill, planRender, type PlanRequest } from "../2-plan/plan-render.js";
+import { isStill, makePlan, type PlanRequest } from "../2-plan/make-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
 
 /** What render() is asked: the composition and how to load it, what to plan, and where the output goes. */
@@ -44,14 +44,14 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const still = isStill(request);
-  await checkOutput(request.output, options.format, still, optionNamer(request), options.replaceOutput);
+  await checkOutputPath(request.output, options.format, still, optionNamer(request), options.replaceOutput);
 
   const loaded = await loadComposition(request, context);
   const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
   const staged = await stageOutput(request.output, options.format, still);
   context.cleanups.push(() => staged.discard());
-  const plan = await planRender(request, loaded, { output: request.output, stagedPath: staged.path, workDir }, emit);
+  const plan = await makePlan(request, loaded, { output: request.output, stagedPath: staged.path, workDir }, emit);
   emitStarted(plan, emit);
 
   const pages = [loaded.firstPage, ...(await loaded.openMorePages(plan.ranges.length - 1))];
