@@ -12,8 +12,7 @@ export interface CaptureReport {
 
 /**
  * How a render's output is made final. Here: its staged output, read back and renamed into place
- * when it holds what is expected (discarded when not), then `whenCommitted` checks the output in
- * place. For a render split across machines: its assembly, which does the same on the machine
+ * when it holds what is expected, else discarded; then `whenCommitted` checks the output in place. For a render split across machines: its assembly, which does the same on the machine
  * that assembles (assembleChunks), and resolves to the output's size.
  */
 export type OutputCommit =
@@ -62,10 +61,14 @@ function sumFrameStats(stats: readonly FrameStats[]): FrameStats {
  */
 export async function commitOutput(output: string, commit: OutputCommit, signal: AbortSignal | undefined): Promise<number> {
   if ("assembled" in commit) return commit.assembled();
-  throwIfAborted(signal);
-  const sizeBytes = await commitWhenWhole(commit.staged, output, commit.expected, signal);
-  await commit.whenCommitted?.();
-  return sizeBytes;
+  try {
+    throwIfAborted(signal);
+    const sizeBytes = await commitWhenWhole(commit.staged, output, commit.expected, signal);
+    await commit.whenCommitted?.();
+    return sizeBytes;
+  } finally {
+    await commit.staged.discard();
+  }
 }
 
 /**
