@@ -6,15 +6,15 @@
  */
 import { frameCount, validateRenderOptions } from "@compose/core";
 import { dirname, join } from "node:path";
-import { openCompositionPage } from "../../packages/renderer/src/1-load/browser/composition-page.js";
-import { launchBrowser } from "../../packages/renderer/src/1-load/browser/launch-browser.js";
+import { openCompositionPage } from "../../packages/renderer/src/page/composition-page.js";
+import { launchBrowser } from "../../packages/renderer/src/page/launch-browser.js";
 import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
 import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
 import { takeFrame } from "../../packages/renderer/src/3-capture/take-frame.js";
 import { cacheRoot } from "../../packages/renderer/src/common/cache.js";
-import { defaultFontconfig, GENERIC_FAMILIES } from "../../packages/renderer/src/1-load/fonts/default-fonts.js";
-import { prepareMedia } from "../../packages/renderer/src/1-load/media/prepare-media.js";
-import { serveProject } from "../../packages/renderer/src/1-load/serve/project-server.js";
+import { defaultFontconfig, GENERIC_FAMILIES } from "../../packages/renderer/src/web/fonts/default-fonts.js";
+import { prepareMedia } from "../../packages/renderer/src/1-load/prepare-media.js";
+import { serveProject } from "../../packages/renderer/src/web/project-server.js";
 
 const [file, output] = process.argv.slice(2);
 const result = validateRenderOptions({});

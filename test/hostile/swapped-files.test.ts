@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPreviewServer, type PreviewServer } from "../../packages/cli/src/preview/server.js";
 import { ProjectFileError, readProjectFile } from "../../packages/renderer/src/common/project-file.js";
-import { serveProject, type ProjectServer } from "../../packages/renderer/src/1-load/serve/project-server.js";
+import { serveProject, type ProjectServer } from "../../packages/renderer/src/web/project-server.js";
 
 const SECRET = "OUTSIDE-SECRET";
 const INSIDE = "inside the project";

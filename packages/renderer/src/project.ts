@@ -4,10 +4,10 @@
 // Where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // The font families a project can draw as themselves.
-export { fontFamilyCatalog } from "./1-load/fonts/font-catalog.js";
+export { fontFamilyCatalog } from "./web/fonts/font-catalog.js";
 // The file server's way with project files, for the studio to serve them alike.
-export { openServedFile } from "./1-load/serve/project-server.js";
-export { sendProjectFile } from "./1-load/serve/send-file.js";
+export { openServedFile } from "./web/project-server.js";
+export { sendProjectFile } from "./web/send-file.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
 export { readProjectFile, readOpenedFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile, type ProjectFile } from "./common/project-file.js";
@@ -16,3 +16,5 @@ export { findCompositionEntry, DIRECTORY_ENTRY, type CompositionEntry } from "./
 export { isInside } from "./common/path-inside.js";
 export { statOrUndefined } from "./common/stat-or-undefined.js";
 export { compositionText, projectTextLoader } from "./1-load/composition/project-text.js";
+// Waiting at most so long, as the renderer waits: for the CLI and the server.
+export { withDeadline } from "./common/deadline.js";

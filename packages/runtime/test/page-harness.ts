@@ -10,7 +10,7 @@ import { dirname, extname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "puppeteer-core";
 import type { ComposeApi, ComposeBootConfig } from "../src/api.js";
-import { launchBrowser } from "../../renderer/src/1-load/browser/launch-browser.js";
+import { launchBrowser } from "../../renderer/src/page/launch-browser.js";
 
 declare global {
   interface Window {

@@ -1,4 +1,5 @@
 import { PNG } from "pngjs";
+import { withDeadline } from "@compose/renderer/project";
 
 /** A tiny composition: a box coloured by a variable, faded in by a Web Animation over one second. */
 const TEST_PAGE = `<!doctype html>
@@ -38,14 +39,16 @@ export async function checkBrowser(timeoutMs: number): Promise<BrowserCheckResul
   const launching = launchBrowser({ beginFrameControl: false, gpu: false });
   let browser: Awaited<typeof launching>;
   try {
-    browser = await withTimeout(launching, timeoutMs, "the browser did not start");
+    browser = await withDeadline(launching, timeoutMs, () => {
+      throw new Error(`the browser did not start within ${timeoutMs / 1000} s`);
+    });
   } catch (error) {
     // A launch that finishes after the time limit must not leave a browser behind.
     launching.then((late) => late.close()).catch(() => undefined);
     throw error;
   }
   try {
-    return await withTimeout(
+    return await withDeadline(
       (async () => {
         const version = await browser.version();
         const page = await browser.newPage();
@@ -71,17 +74,11 @@ export async function checkBrowser(timeoutMs: number): Promise<BrowserCheckResul
         return { executable, version, beginFrame, ms: Date.now() - started };
       })(),
       timeoutMs,
-      "the browser did not render the test page",
+      () => {
+        throw new Error(`the browser did not render the test page within ${timeoutMs / 1000} s`);
+      },
     );
   } finally {
     await browser.close().catch(() => undefined);
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events";
 import type { Job, JobsOptions, Queue, QueueEvents } from "bullmq";
-import { ProgressMeter, sumFrameStats, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
+import { endRender, ProgressMeter, withDeadline, type JoinedOutput, type RenderFinishedEvent } from "@compose/renderer";
 import { EventRelay } from "./event-relay.js";
 import { encodeFailure, isRelayedEvent, RETAIN_SECONDS, taskId, type PlanResult, type RelayedEvent, type RenderJobData, type TaskData } from "./protocol.js";
 import { outputFile } from "./tasks.js";
@@ -76,8 +76,7 @@ export function waitTask<T>(context: CoordinatorContext, id: string, signal: Abo
  * a failed or cancelled request reports its end only once its tasks have stopped.
  */
 export async function tasksEnded(context: CoordinatorContext, ids: readonly string[], timeoutMs: number): Promise<void> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  await Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined)));
+  await withDeadline((signal) => Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined))), timeoutMs, () => undefined);
 }
 
 /** Every promise's value, or the first failure, after which the others' waits are dropped. */
@@ -169,21 +168,18 @@ export async function coordinate(job: Job<RenderJobData>, context: CoordinatorCo
     meter.assembling();
     const assembleId = taskId(requestId, "assemble");
     await add(assembleId, { ...base, kind: "assemble", count: ranges.length, planHash });
-    const joined = await waitTask<JoinedOutput>(context, assembleId, signal);
-    return {
-      type: "finished",
+    return await endRender({
       output,
+      commit: { assembled: async () => (await waitTask<JoinedOutput>(context, assembleId, signal)).sizeBytes },
       format: options.format,
-      durationSeconds: plan.durationSeconds,
       width: plan.width,
       height: plan.height,
       frames: plan.totalFrames,
-      sizeBytes: joined.sizeBytes,
+      durationSeconds: plan.durationSeconds,
+      startedAt,
       captureMs: meter.captureMs(),
-      elapsedMs: Date.now() - startedAt,
-      stats: sumFrameStats(chunks.map((chunk) => chunk.stats)),
-      history: chunks.some((chunk) => chunk.history === "replay") ? "replay" : "skip",
-    };
+      captures: chunks,
+    });
   } finally {
     await relay.settle();
   }

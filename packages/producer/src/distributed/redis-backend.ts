@@ -1,7 +1,7 @@
 import { basename, join } from "node:path";
 import { Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import type { RenderFinishedEvent } from "@compose/renderer";
+import { withDeadline, type RenderFinishedEvent } from "@compose/renderer";
 import { isFinalEvent } from "../jobs/job-events.js";
 import { RenderJob } from "../jobs/render-job.js";
 import { graceWindows } from "../lifetime/shutdown-grace.js";
@@ -432,18 +432,15 @@ export class RedisRenderBackend implements RenderBackend {
 
   /** A Redis operation whose failure is a 503; a read gives up after `answerWithinMs`. */
   private async redis<T>(operation: () => Promise<T>, answerWithinMs?: number): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      if (answerWithinMs !== undefined) timer = setTimeout(() => reject(new Error(`Redis did not answer within ${answerWithinMs / 1000} s`)), answerWithinMs);
-    });
     try {
-      return await Promise.race([operation(), late]);
+      if (answerWithinMs === undefined) return await operation();
+      return await withDeadline(operation(), answerWithinMs, () => {
+        throw new Error(`Redis did not answer within ${answerWithinMs / 1000} s`);
+      });
     } catch (error) {
       const message = (error as Error).message;
       // ioredis's own words for a Redis it cannot reach name one of its options, not the problem.
       throw new QueueUnavailableError(/max retries per request/i.test(message) ? "Redis does not answer" : message);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
+import { withDeadline } from "@compose/renderer";
 import { redactedUrl } from "../config/server-config.js";
 
 /** The queue's Redis could not be reached when a process started. */
@@ -22,18 +23,13 @@ export async function checkReachable(url: string, timeoutMs = 5000): Promise<voi
   client.on("error", (error: Error) => {
     lastError = error.message;
   });
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      client.connect().then(() => client.ping()),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-      }),
-    ]);
+    await withDeadline(client.connect().then(() => client.ping()), timeoutMs, () => {
+      throw new Error(`no answer within ${timeoutMs / 1000} s`);
+    });
   } catch (error) {
     throw new QueueConnectionError(`cannot reach the queue at ${redactedUrl(url)}: ${lastError || (error as Error).message}`);
   } finally {
-    clearTimeout(timer);
     client.disconnect();
   }
 }

@@ -1,5 +1,5 @@
-import type { BrowserPool } from "./browser/browser-pool.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { BrowserPool } from "../page/browser-pool.js";
+import type { RenderEvent } from "@compose/core";
 
 type Cleanup = () => Promise<void> | void;
 

@@ -1,9 +1,10 @@
 import { basename } from "node:path";
 import { FORMAT_TABLE, type RenderOptions } from "@compose/core";
-import type { BrowserPool } from "./browser/browser-pool.js";
-import { openCompositionPage, type CaptureMode, type CompositionPage, type CompositionPageOptions } from "./browser/composition-page.js";
-import { routeRequests, type PageNetwork } from "./browser/network-policy.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { BrowserPool } from "../page/browser-pool.js";
+import { openCompositionPage, type CompositionPage, type CompositionPageOptions } from "../page/composition-page.js";
+import type { CaptureMode } from "../page/frame-capturer.js";
+import { routeRequests, type PageNetwork } from "../web/network-policy.js";
+import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 import type { SourceComposition } from "./composition/read-composition.js";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CompositionPage } from "./browser/composition-page.js";
-import type { FontFallback } from "./browser/font-fallback.js";
+import type { CompositionPage } from "../page/composition-page.js";
+import type { FontFallback } from "../page/font-fallback.js";
 import { familySlug } from "@compose/core";
 
 function escapeRegExp(text: string): string {

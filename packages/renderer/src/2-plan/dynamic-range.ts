@@ -1,6 +1,6 @@
 import { FORMAT_TABLE, formatsWhere, type RenderOptions } from "@compose/core";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { HdrTransfer } from "../media/probe-source.js";
+import type { RenderEvent } from "@compose/core";
 
 /**
  * SDR or HDR output: HDR when an HDR source is found (or --hdr asks for it) and the format is

@@ -1,7 +1,7 @@
 import { allowsHardwareEncoding, formatsWhere, type RenderOptions } from "@compose/core";
 import { findHardwareEncoder, HARDWARE_ENCODERS, type HardwareEncoder } from "../common/hardware-encoder.js";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { HdrTransfer } from "../media/probe-source.js";
+import type { RenderEvent } from "@compose/core";
 
 /** The gpu option: the hardware H.264 encoder that works here, or a warning and software encoding. */
 export async function chooseHardwareEncoder(

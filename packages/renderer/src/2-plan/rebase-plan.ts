@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { RenderError } from "../common/render-error.js";
-import { deepFreeze } from "./plan-render.js";
+import { deepFreeze } from "./make-plan.js";
 import type { EncodeTarget, RenderPlan } from "./render-plan.js";
 
 /**

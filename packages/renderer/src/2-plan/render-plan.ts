@@ -1,13 +1,12 @@
 import type { DurationSource, FrameRate, OutputFormat, QualityName } from "@compose/core";
-import type { CaptureMode } from "../1-load/browser/composition-page.js";
-import type { FrameImageFormat } from "../common/frame-image.js";
+import type { CaptureMode, FrameImageSettings } from "../page/frame-capturer.js";
 import type { FrameRange } from "../common/frame-ranges.js";
 import type { HardwareEncoder } from "../common/hardware-encoder.js";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
-import type { HdrTransfer } from "../1-load/media/probe-source.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import type { HdrTransfer } from "../media/probe-source.js";
 
 /**
- * Everything a render decided before its first frame: made once by planRender() from the request
+ * Everything a render decided before its first frame: made once by makePlan() from the request
  * and the loaded composition, frozen, and handed out in parts: capture takes `capture` and
  * `ranges`, encode takes `encode` and `targets`, the audio mix takes `audio`, assemble takes
  * `assemble` and `output`.
@@ -31,13 +30,6 @@ export interface RenderPlan {
   /** What is left after capture; undefined when the encoders wrote the output itself. */
   readonly assemble: AssemblePlan | undefined;
   readonly output: OutputPlan;
-}
-
-/** How a frame's image leaves the browser. */
-export interface FrameImageSettings {
-  image: FrameImageFormat;
-  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
-  jpegQuality: number;
 }
 
 /** How a render takes its frames: the image, and whether the page's word that nothing changed is taken. */

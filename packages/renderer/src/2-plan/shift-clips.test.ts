@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { audioClip } from "../1-load/media/audio-clip.test-helpers.js";
+import { audioClip } from "../media/audio-clip.test-helpers.js";
 import { shiftClips } from "./shift-clips.js";
 
 const clip = audioClip;

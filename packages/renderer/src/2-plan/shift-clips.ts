@@ -1,4 +1,4 @@
-import type { AudioClip } from "../1-load/media/audio-clip.js";
+import type { AudioClip } from "../media/audio-clip.js";
 
 /** Clips in the time of a slice that begins `offset` seconds in: what began earlier is cut, what ended earlier is dropped. */
 export function shiftClips(clips: readonly AudioClip[], offset: number): AudioClip[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 import { ProgressMeter } from "./progress-meter.js";
 
 function captureFrames(total: number): number[] {

@@ -1,4 +1,4 @@
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 
 /**
  * A progress event for every whole percent, and between those at most this often: a short render

@@ -1,4 +1,4 @@
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { frameTime } from "../common/frame-ranges.js";
 import { throwIfAborted } from "../common/render-error.js";
 

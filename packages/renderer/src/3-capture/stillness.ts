@@ -1,5 +1,5 @@
 import type { CompositionInfo } from "@compose/runtime";
-import type { FrameStats, RenderEvent } from "../common/render-events.js";
+import type { FrameStats, RenderEvent } from "@compose/core";
 
 /**
  * Ends a render in which no frame changed, although the page defines animation that seeking does

@@ -5,7 +5,7 @@ import { isFolderOutput, type OutputFormat } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import { ffmpegPath } from "../common/ffmpeg-process.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 
 /** Encoders may dither a flat area by a step or two. */
 const FLAT_SPREAD = 2;

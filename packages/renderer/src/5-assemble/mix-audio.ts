@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
-import { mixArgs } from "./audio-mix.js";
+import { mixArgs } from "./audio-mix-args.js";
 import type { AudioMix } from "../2-plan/render-plan.js";
 import { frameGains, writeEnvelope } from "./volume-envelope.js";
 

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import type { GainSamples } from "../1-load/browser/composition-page.js";
-import { AUDIO_SAMPLE_RATE } from "./audio-mix.js";
+import type { GainSamples } from "../page/composition-page.js";
+import { AUDIO_SAMPLE_RATE } from "./audio-mix-args.js";
 
 /**
  * The gain of each media key at every output frame (frame 0 = composition frame `firstFrame`),

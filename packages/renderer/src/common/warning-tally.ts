@@ -1,5 +1,5 @@
 import { plural } from "@compose/core";
-import type { RenderEvent } from "./render-events.js";
+import type { RenderEvent } from "@compose/core";
 
 /** Warnings of one code shown in full; the rest are counted in one warning at the end. */
 export const SHOWN_WARNINGS_PER_CODE = 10;

@@ -94,8 +94,21 @@ export async function stageStill(output: string, frameFile: string): Promise<Sta
   };
 }
 
-/** The staging for a render's output: one PNG (a still), a png-sequence's directory, or a file. */
-export function stageOutput(output: string, format: OutputFormat, still: boolean): Promise<StagedOutput> {
-  if (still) return stageStill(output, sequenceFrameName(0));
-  return isFolderOutput(format) ? stageDirectory(output) : stageFile(output);
+/**
+ * The staging for a render's output: one PNG (a still), a png-sequence's directory, or a file.
+ * Once committed, discard() leaves it alone: whatever ends the render may discard it.
+ */
+export async function stageOutput(output: string, format: OutputFormat, still: boolean): Promise<StagedOutput> {
+  const staged = still ? await stageStill(output, sequenceFrameName(0)) : isFolderOutput(format) ? await stageDirectory(output) : await stageFile(output);
+  let committed = false;
+  return {
+    ...staged,
+    async commit() {
+      await staged.commit();
+      committed = true;
+    },
+    discard: async () => {
+      if (!committed) await staged.discard();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { assembleOutput } from "../5-assemble/assemble-output.js";
-import { cancelledError, RenderError, throwIfAborted } from "../common/render-error.js";
-import { commitWhenWhole } from "../output/verify-output.js";
+import { cancelledError, RenderError } from "../common/render-error.js";
+import { commitOutput } from "./end-render.js";
 import { stageOutput } from "../output/staged-output.js";
 import { rebasePlan } from "../2-plan/rebase-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
@@ -20,8 +20,9 @@ export interface JoinedOutput {
 }
 
 /**
- * The end of a render split across machines, as render() ends: the output staged beside its path,
- * the plan's parts and audio put together by the assemble stage, then renamed into place. The
+ * The output of a render split across machines, made as render() makes its own: staged beside its
+ * path, the plan's parts and audio put together by the assemble stage, then committed as every
+ * render's output is (commitOutput). The coordinator ends the render with it (endRender). The
  * parts are left for the caller to remove.
  */
 export async function assembleChunks(request: ChunksAssembly): Promise<JoinedOutput> {
@@ -31,11 +32,11 @@ export async function assembleChunks(request: ChunksAssembly): Promise<JoinedOut
   const staged = await stageOutput(output.path, output.format, false);
   try {
     await assembleOutput({ ...assemble, into: staged.path }, signal);
-    throwIfAborted(signal);
     const expected = { format: output.format, frames: totalFrames, fps, audio: assemble.audioFile !== undefined };
-    return { output: output.path, sizeBytes: await commitWhenWhole(staged, output.path, expected, signal) };
+    return { output: output.path, sizeBytes: await commitOutput(output.path, { staged, expected }, signal) };
   } catch (error) {
-    await staged.discard();
     throw signal?.aborted ? cancelledError() : error;
+  } finally {
+    await staged.discard();
   }
 }

@@ -1,12 +1,12 @@
 import { mkdir } from "node:fs/promises";
 import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
 import { replayFrames } from "../3-capture/replay-frames.js";
-import type { CompositionPage } from "../1-load/browser/composition-page.js";
+import type { CompositionPage } from "../page/composition-page.js";
 import { frameTime } from "../common/frame-ranges.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderHooks } from "./render-context.js";
-import { planRender, type PlanRequest } from "../2-plan/plan-render.js";
+import { makePlan, type PlanRequest } from "../2-plan/make-plan.js";
 import { rebasePlan } from "../2-plan/rebase-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
 
@@ -58,7 +58,7 @@ export function planChunks(request: ChunksPlanRequest, hooks: RenderHooks = {}):
   return withRenderContext(hooks, async (context) => {
     const loaded = await loadComposition(request, context);
     // The staged output is the assembling machine's own (assembleChunks), so the plan names the output there.
-    const plan = await planRender(request, loaded, { output: request.output, stagedPath: request.output, workDir: request.workDir }, context.emit);
+    const plan = await makePlan(request, loaded, { output: request.output, stagedPath: request.output, workDir: request.workDir }, context.emit);
     const { audio } = rebasePlan(plan, request.root);
     let playedFrames = 0;
     if (audio) {

@@ -1,8 +1,9 @@
 import { printable } from "@compose/core";
-import { BrowserPool } from "../1-load/browser/browser-pool.js";
+import { BrowserPool } from "../page/browser-pool.js";
 import type { LoadContext } from "../1-load/load-context.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 import { fullDiskError } from "../common/disk-full.js";
+import { withDeadline } from "../common/deadline.js";
 import { cancelledError, RenderError } from "../common/render-error.js";
 import { tallyWarnings } from "../common/warning-tally.js";
 
@@ -67,7 +68,7 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     hooks.signal?.removeEventListener("abort", onAbort);
     // A cancelled step usually unwinds at once (its browsers were killed); it is given a moment,
     // so that what it opens is released here rather than after its caller has gone.
-    await settledWithin(running, CANCEL_UNWIND_MS);
+    await withDeadline(running.then(() => undefined, () => undefined), CANCEL_UNWIND_MS, () => undefined);
     await release(context);
     void running.then(
       () => release(context),
@@ -78,14 +79,6 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
 
 /** How long a cancelled step may take to unwind before the render ends without it. */
 const CANCEL_UNWIND_MS = 3000;
-
-function settledWithin(step: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([step.then(() => undefined, () => undefined), late]).finally(() => clearTimeout(timer));
-}
 
 /** Closes the browsers and runs the cleanups registered so far, each once. */
 async function release(context: RenderContext): Promise<void> {

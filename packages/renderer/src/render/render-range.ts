@@ -1,12 +1,12 @@
 import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
-import { sumFrameStats, type RenderFinishedEvent } from "../common/render-events.js";
-import { RenderError, throwIfAborted } from "../common/render-error.js";
+import type { RenderFinishedEvent } from "@compose/core";
+import { RenderError } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderHooks } from "./render-context.js";
 import { emitStarted } from "./render.js";
-import { commitWhenWhole } from "../output/verify-output.js";
+import { endRender, pageReports } from "./end-render.js";
 import { stageOutput } from "../output/staged-output.js";
 import { rebasePlan } from "../2-plan/rebase-plan.js";
 import type { EncodeTarget, RenderPlan } from "../2-plan/render-plan.js";
@@ -47,33 +47,28 @@ export function renderRange(request: RangeRequest, hooks: RenderHooks = {}): Pro
     }
     const part = target.kind === "sequence" ? target.directory : target.path;
     const staged = await stageOutput(part, plan.output.format, false);
-    let committed = false;
-    context.cleanups.push(async () => {
-      if (!committed) await staged.discard();
-    });
+    context.cleanups.push(() => staged.discard());
     const slice = { ...plan, ranges: [range], targets: [retarget(target, staged.path)] };
     const frames = range.end - range.start;
     emitStarted({ ...slice, totalFrames: frames, durationSeconds: frames / plan.fps }, emit);
     const sinks = openEncoders(slice);
     const meter = new ProgressMeter(frames, emit);
     await captureFrames(slice, [loaded.firstPage], sinks, meter, signal);
-    throwIfAborted(signal);
-    const sizeBytes = await commitWhenWhole(staged, part, { format: plan.output.format, frames, fps: plan.fps, audio: false }, signal);
-    committed = true;
-    const finished: RenderFinishedEvent = {
-      type: "finished",
-      output: part,
-      format: plan.output.format,
-      durationSeconds: frames / plan.fps,
-      width: composition.width,
-      height: composition.height,
-      frames,
-      sizeBytes,
-      captureMs: meter.captureMs(),
-      elapsedMs: Date.now() - startedAt,
-      stats: sumFrameStats([loaded.firstPage.stats]),
-      history: loaded.firstPage.needsHistory ? "replay" : "skip",
-    };
+    const finished = await endRender(
+      {
+        output: part,
+        commit: { staged, expected: { format: plan.output.format, frames, fps: plan.fps, audio: false } },
+        format: plan.output.format,
+        width: composition.width,
+        height: composition.height,
+        frames,
+        durationSeconds: frames / plan.fps,
+        startedAt,
+        captureMs: meter.captureMs(),
+        captures: pageReports([loaded.firstPage]),
+      },
+      signal,
+    );
     emit(finished);
     return finished;
   });

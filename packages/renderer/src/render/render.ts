@@ -6,17 +6,16 @@ import { gainEnvelopes, mixAudio } from "../5-assemble/mix-audio.js";
 import { captureFrames } from "../3-capture/capture-frames.js";
 import { ProgressMeter } from "../3-capture/progress-meter.js";
 import { warnOnStillness } from "../3-capture/stillness.js";
-import { sumFrameStats, type RenderFinishedEvent } from "../common/render-events.js";
+import type { RenderFinishedEvent } from "@compose/core";
 import { optionNamer } from "../common/option-naming.js";
-import { throwIfAborted } from "../common/render-error.js";
 import { openEncoders } from "../4-encode/open-encoders.js";
 import { loadComposition, type LoadRequest } from "../1-load/load-composition.js";
 import { withRenderContext, type RenderContext, type RenderHooks } from "./render-context.js";
-import { checkOutput } from "../output/check-output.js";
-import { commitWhenWhole } from "../output/verify-output.js";
+import { endRender, pageReports } from "./end-render.js";
+import { checkOutputPath } from "../output/check-output-path.js";
 import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
-import { isStill, planRender, type PlanRequest } from "../2-plan/plan-render.js";
+import { isStill, makePlan, type PlanRequest } from "../2-plan/make-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
 
 /** What render() is asked: the composition and how to load it, what to plan, and where the output goes. */
@@ -45,17 +44,14 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const { options } = request;
   const { emit, signal } = context;
   const still = isStill(request);
-  await checkOutput(request.output, options.format, still, optionNamer(request), options.replaceOutput);
+  await checkOutputPath(request.output, options.format, still, optionNamer(request), options.replaceOutput);
 
   const loaded = await loadComposition(request, context);
   const workDir = await ownedTempDir(tmpdir(), RENDER_TEMP);
   context.cleanups.push(() => rm(workDir, { recursive: true, force: true }));
   const staged = await stageOutput(request.output, options.format, still);
-  let committed = false;
-  context.cleanups.push(async () => {
-    if (!committed) await staged.discard();
-  });
-  const plan = await planRender(request, loaded, { output: request.output, stagedPath: staged.path, workDir }, emit);
+  context.cleanups.push(() => staged.discard());
+  const plan = await makePlan(request, loaded, { output: request.output, stagedPath: staged.path, workDir }, emit);
   emitStarted(plan, emit);
 
   const pages = [loaded.firstPage, ...(await loaded.openMorePages(plan.ranges.length - 1))];
@@ -78,27 +74,27 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
     meter.assembling();
     await assembleOutput(plan.assemble, signal);
   }
-  throwIfAborted(signal);
   const expected = { format: options.format, frames: plan.totalFrames, fps: plan.fps, audio: plan.audio !== undefined, still };
-  const sizeBytes = await commitWhenWhole(staged, request.output, expected, signal);
-  committed = true;
-  // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
-  if (plan.output.whole) await warnOnFlatFrames(request.output, options.format, loaded.info, emit, signal);
-
-  return {
-    type: "finished",
-    output: request.output,
-    format: options.format,
-    durationSeconds: plan.durationSeconds,
-    width: plan.composition.width,
-    height: plan.composition.height,
-    frames: plan.totalFrames,
-    sizeBytes,
-    captureMs: meter.captureMs(),
-    elapsedMs: Date.now() - startedAt,
-    stats: sumFrameStats(pages.map((page) => page.stats)),
-    history: pages.some((page) => page.needsHistory) ? "replay" : "skip",
-  };
+  return endRender(
+    {
+      output: request.output,
+      commit: {
+        staged,
+        expected,
+        // A slice (a chunk of a distributed render) may well be one colour where the whole is not.
+        whenCommitted: plan.output.whole ? () => warnOnFlatFrames(request.output, options.format, loaded.info, emit, signal) : undefined,
+      },
+      format: options.format,
+      width: plan.composition.width,
+      height: plan.composition.height,
+      frames: plan.totalFrames,
+      durationSeconds: plan.durationSeconds,
+      startedAt,
+      captureMs: meter.captureMs(),
+      captures: pageReports(pages),
+    },
+    signal,
+  );
 }
 
 export function emitStarted(plan: RenderPlan, emit: RenderContext["emit"]): void {

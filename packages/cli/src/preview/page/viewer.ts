@@ -3,6 +3,7 @@
 // builds its state frame by frame (`__compose.needsHistory`) is played through every frame from
 // 0, and reloaded when asked for an earlier frame.
 import type { ComposeApi, CompositionInfo } from "@compose/runtime";
+import { withDeadline } from "@compose/renderer/deadline";
 import { app, frameTime } from "./app-state.js";
 import { $, $input, element, errorText } from "./dom.js";
 import { setStatus, showFrameErrors } from "./findings.js";
@@ -108,12 +109,11 @@ export function whenIdle(): Promise<void> {
   return new Promise((resolve) => app.idleWaiters.push(resolve));
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** What a step that took too long fails with: what did not happen, and within how long. */
+function notWithin(what: string, ms: number): () => never {
+  return () => {
+    throw new Error(`${what} within ${ms / 1000} s`);
+  };
 }
 
 export function seekTo(frame: number): void {
@@ -294,10 +294,10 @@ async function loadFrame(): Promise<void> {
   // again: a scrub during the seek moves that on, and pump() then seeks the page there.
   let frame: number | undefined;
   try {
-    await withTimeout(loaded, READY_TIMEOUT_MS, "the composition page did not load");
+    await withDeadline(loaded, READY_TIMEOUT_MS, notWithin("the composition page did not load", READY_TIMEOUT_MS));
     api = (iframe.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;
     if (!api) throw new Error("the page runtime did not start in the composition frame");
-    info = await withTimeout(api.ready(), READY_TIMEOUT_MS, "the composition did not become ready");
+    info = await withDeadline(api.ready(), READY_TIMEOUT_MS, notWithin("the composition did not become ready", READY_TIMEOUT_MS));
   } catch (error) {
     errors.push(errorText(error));
   }
@@ -308,7 +308,7 @@ async function loadFrame(): Promise<void> {
   }
   if (api && info) {
     try {
-      info = await withTimeout(prepareFrameMedia(api, info), MEDIA_TIMEOUT_MS, "the media were not prepared");
+      info = await withDeadline(prepareFrameMedia(api, info), MEDIA_TIMEOUT_MS, notWithin("the media were not prepared", MEDIA_TIMEOUT_MS));
     } catch (error) {
       errors.push(`media: ${errorText(error)}`);
     }

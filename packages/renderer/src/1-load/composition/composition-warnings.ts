@@ -1,7 +1,7 @@
 import { rootSizeMismatchMessage, type OutputFormat } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import type { SourceComposition } from "./read-composition.js";
-import type { RenderEvent } from "../../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 
 /** The composition element laid out at another size than data-width / data-height: frames crop or pad it. */
 export function warnOnRootSize(composition: SourceComposition, info: CompositionInfo, emit: (event: RenderEvent) => void): void {

@@ -1,7 +1,7 @@
 import { FORMAT_TABLE, oddSizeMessage, validateVariableValues, type RenderOptions } from "@compose/core";
 import { refuseLintErrors, refusal } from "./lint-before-render.js";
 import type { SourceComposition } from "./read-composition.js";
-import type { RenderEvent } from "../../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
 
 /** Everything that can be refused before a browser starts. */

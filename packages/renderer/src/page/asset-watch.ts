@@ -1,6 +1,6 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
-import { RenderError } from "../../common/render-error.js";
-import { REFUSED_HEADER } from "../serve/project-server.js";
+import { RenderError } from "../common/render-error.js";
+import { REFUSED_HEADER } from "../web/project-server.js";
 
 /** What the page requested and could not get. */
 interface AssetFailure {

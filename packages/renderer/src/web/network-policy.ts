@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 import type { Browser } from "puppeteer-core";
 import type { NetworkMode } from "@compose/core";
-import { LOCAL_WEB_HOSTS, type LocalWeb } from "../local-web/local-resolver.js";
+import { LOCAL_WEB_HOSTS, type LocalWeb } from "./local/local-resolver.js";
 
 /** What pages of a render may load, besides the project itself. */
 export interface NetworkPolicy {

@@ -1,17 +1,14 @@
 import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
-import { RenderError } from "../../common/render-error.js";
-import type { FrameStats } from "../../common/render-events.js";
+import { withDeadline } from "../common/deadline.js";
+import { RenderError } from "../common/render-error.js";
+import type { FrameResult } from "../common/frame-result.js";
+import type { FrameStats } from "@compose/core";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
-import { callWithin, PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
+import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";
+import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
-
-/**
- * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
- * capture deterministic; screenshot capture works in any headless mode and is the fallback.
- */
-export type CaptureMode = "beginframe" | "screenshot";
 
 export interface CompositionPageOptions {
   url: string;
@@ -33,20 +30,17 @@ export interface CompositionPageOptions {
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
 export type GainSamples = Array<[number, Record<string, number>]>;
 
-/** A loaded composition that can be seeked, one frame at a time; the capture stage takes its frames (3-capture/take-frame.ts). */
+/** A loaded composition that can be seeked and captured, one frame at a time; the capture stage takes its frames (3-capture/take-frame.ts). */
 export interface CompositionPage {
   info: CompositionInfo;
-  /** The DevTools session frames are taken through, in `captureMode`. */
-  readonly cdp: CDPSession;
-  readonly captureMode: CaptureMode;
-  /** How many times the page has loaded: a reload forgets what was drawn before. */
-  readonly loads: number;
   /** Seeks to `t` seconds; resolves to whether the frame may have changed since the last seek. */
   seek(t: number): Promise<boolean>;
   /** Fails on an asset that failed to load since the last check (unless missing assets are allowed). */
   checkAssets(): void;
-  /** Waits for the browser to draw a frame, failing as page-hung after the ready timeout. */
-  drawing<T>(frame: Promise<T>): Promise<T>;
+  /** Takes the frame the page shows, in its capture mode, failing as page-hung after the ready timeout. */
+  capture(settings: FrameImageSettings): Promise<FrameResult>;
+  /** Whether a frame was captured since the page last loaded, so that a repeat has something to repeat. */
+  readonly drawn: boolean;
   /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
   replayAt(t: number): Promise<void>;
   /** Whether the page's state builds up from frame to frame (ComposeApi.needsHistory), as of its last seek. */
@@ -154,7 +148,9 @@ export async function openCompositionPage(browser: Browser, options: Composition
     const page = await createPage(browser, options);
     return { page, cdp: await page.createCDPSession() };
   })();
-  const { page, cdp } = await callWithin(opened, PLAIN_CALL_MS, () => new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`));
+  const { page, cdp } = await withDeadline(opened, PLAIN_CALL_MS, () => {
+    throw new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`);
+  });
   const watch = new PageWatch(page, cdp);
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
@@ -193,7 +189,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
     return ready;
   };
   const info = await load();
-  let loads = 1;
+  const capturer = createFrameCapturer(cdp, options.captureMode);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
@@ -232,14 +228,12 @@ export async function openCompositionPage(browser: Browser, options: Composition
   const compositionPage: CompositionPage = {
     info,
     stats,
-    cdp,
-    captureMode: options.captureMode,
-    get loads() {
-      return loads;
-    },
     seek,
     checkAssets: () => assets.check(),
-    drawing: (frame) => watch.within(frame, options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`)),
+    capture: (settings) => watch.within(capturer.take(settings), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`)),
+    get drawn() {
+      return capturer.drawn;
+    },
     get needsHistory() {
       return needsHistory;
     },
@@ -263,7 +257,8 @@ export async function openCompositionPage(browser: Browser, options: Composition
     volumesMayChange: () => evaluate<boolean>("window.__compose.volumesMayChange", "the page did not report whether its volumes change"),
     async reload() {
       await load();
-      loads++;
+      // A reloaded page has drawn nothing yet.
+      capturer.restart();
       if (mediaPlans) await compositionPage.prepareMedia(mediaPlans);
     },
     async replayAt(t: number): Promise<void> {

@@ -4,7 +4,7 @@ import { frameCount, isFolderOutput, outputExtension, QUALITY_PRESETS, resolveWo
 import { frameImageFormat } from "../common/frame-image.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { chunkFrames, frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
-import type { RenderEvent } from "../common/render-events.js";
+import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 import type { LoadedComposition } from "../1-load/load-composition.js";
 import { shiftClips } from "./shift-clips.js";
@@ -105,7 +105,7 @@ export function deepFreeze<T>(value: T): T {
  * (frames, workers and their ranges, capture, encoder, audio, where each file goes), frozen. Its
  * only outside look is for a hardware encoder when --gpu asks for one.
  */
-export async function planRender(
+export async function makePlan(
   request: PlanRequest,
   loaded: Pick<LoadedComposition, "source" | "info" | "media" | "mode">,
   staging: Staging,

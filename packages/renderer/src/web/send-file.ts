@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import { lookup } from "mrmime";
-import type { ProjectFile } from "../../common/project-file.js";
+import type { ProjectFile } from "../common/project-file.js";
 
 /**
  * The one byte range a Range header asks of `size` bytes, as [first, last]; "unsatisfiable" when

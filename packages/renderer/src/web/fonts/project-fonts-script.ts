@@ -1,4 +1,4 @@
-import type { FontFaceRule } from "../local-web/fontsource.js";
+import type { FontFaceRule } from "../local/fontsource.js";
 
 /**
  * A script for every document of the page (sub-composition frames too) that adds the faces of the

@@ -1,6 +1,6 @@
 import type { CDPSession } from "puppeteer-core";
 import { isGenericFontFamily } from "@compose/core";
-import { defaultFamilyFor } from "../fonts/default-fonts.js";
+import { defaultFamilyFor } from "../web/fonts/default-fonts.js";
 
 /** A family the page asked for that no font of its name drew. */
 export interface FontFallback {

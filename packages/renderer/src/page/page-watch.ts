@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from "puppeteer-core";
-import { RenderError } from "../../common/render-error.js";
+import { withDeadline } from "../common/deadline.js";
+import { RenderError } from "../common/render-error.js";
 
 /**
  * How long a page that missed a deadline has to answer a trivial question before it counts as
@@ -9,23 +10,6 @@ export const HANG_GRACE_MS = 2000;
 
 /** Deadline of a CDP call that does no page work (opening a page, settings, probes). */
 export const PLAIN_CALL_MS = 10_000;
-
-/** `call`'s value, or "timeout" once `ms` have passed without one. */
-async function raceDeadline<T>(call: Promise<T>, ms: number): Promise<T | "timeout"> {
-  call.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), ms);
-  });
-  return Promise.race([call, expired]).finally(() => clearTimeout(timer));
-}
-
-/** `call`, or `error()` once `ms` have passed without an answer. */
-export async function callWithin<T>(call: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  const outcome = await raceDeadline(call, ms);
-  if (outcome === "timeout") throw error();
-  return outcome as T;
-}
 
 /**
  * Watches one composition page so that no call to it waits forever: a crash of its renderer
@@ -103,10 +87,12 @@ export class PageWatch {
    * `call` within `ms`; past it, a page that still answers gets `late()` (its own explanation of
    * what it waits for), one that does not is hung.
    */
-  async within<T>(call: Promise<T>, ms: number, late: () => Promise<RenderError>): Promise<T> {
-    const outcome = await this.guard(raceDeadline(call, ms));
-    if (outcome !== "timeout") return outcome as T;
-    throw await this.overdue(ms, late);
+  within<T>(call: Promise<T>, ms: number, late: () => Promise<RenderError>): Promise<T> {
+    return this.guard(
+      withDeadline(call, ms, async () => {
+        throw await this.overdue(ms, late);
+      }),
+    );
   }
 
   /** The error for a call that missed its `ms` deadline: page-hung, or what `late()` says. */
@@ -142,6 +128,6 @@ export class PageWatch {
   /** Whether the page's main thread evaluates a trivial expression within the grace period. */
   private async answers(): Promise<boolean> {
     const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true });
-    return (await this.guard(raceDeadline(probe, HANG_GRACE_MS))) !== "timeout";
+    return this.guard(withDeadline(probe.then(() => true), HANG_GRACE_MS, () => false));
   }
 }

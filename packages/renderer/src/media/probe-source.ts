@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { RenderError } from "../../common/render-error.js";
-import { toolPath } from "../../common/tool-paths.js";
+import { RenderError } from "../common/render-error.js";
+import { toolPath } from "../common/tool-paths.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 import { sourceColour, type ProbedColour, type SourceColour } from "./source-colour.js";
 

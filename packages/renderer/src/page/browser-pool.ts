@@ -1,6 +1,7 @@
 import type { Browser } from "puppeteer-core";
 import { launchBrowser, BrowserNotFoundError, profileRemoved, type LaunchOptions } from "./launch-browser.js";
-import { RenderError } from "../../common/render-error.js";
+import { withDeadline } from "../common/deadline.js";
+import { RenderError } from "../common/render-error.js";
 
 /** The browsers of one render: launched together, closed together, and watched for crashes. */
 export class BrowserPool {
@@ -50,14 +51,6 @@ export class BrowserPool {
 }
 
 async function closeBrowser(browser: Browser): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const killed = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      browser.process()?.kill("SIGKILL");
-      resolve();
-    }, 1000);
-  });
-  await Promise.race([browser.close().catch(() => undefined), killed]);
-  clearTimeout(timer);
+  await withDeadline(browser.close().catch(() => undefined), 1000, () => void browser.process()?.kill("SIGKILL"));
   await profileRemoved(browser);
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { openProjectFile, projectFileProblem, type OpenedProjectFile } from "../../common/project-file.js";
+import { openProjectFile, projectFileProblem, type OpenedProjectFile } from "../common/project-file.js";
 import { sendProjectFile } from "./send-file.js";
 
 export interface ProjectServer {

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
-import { frameImageFormat } from "../../common/frame-image.js";
-import { cacheRoot } from "../../common/cache.js";
+import { frameImageFormat } from "../common/frame-image.js";
+import { cacheRoot } from "../common/cache.js";
 import { prepareMedia } from "./prepare-media.js";
 
-export { FRAMES_PREFIX } from "../serve/project-server.js";
+export { FRAMES_PREFIX } from "../web/project-server.js";
 
 /** Where extracted frames are kept; FRAMES_PREFIX serves this folder. */
 export function framesDirectory(): string {

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { BROWSER_TEMP, ownedTempDir } from "../../output/owned-temp.js";
+import { BROWSER_TEMP, ownedTempDir } from "../output/owned-temp.js";
 import puppeteer, { type Browser } from "puppeteer-core";
-import { trackChild } from "../../common/child-processes.js";
+import { trackChild } from "../common/child-processes.js";
 
 /** The real binary behind Debian's /usr/bin/chromium-headless-shell wrapper script. */
 const HEADLESS_SHELL_CANDIDATES = [

@@ -1,10 +1,10 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { FrameImageFormat } from "../../common/frame-image.js";
-import { runFfmpeg } from "../../common/ffmpeg-process.js";
+import type { FrameImageFormat } from "../common/frame-image.js";
+import { runFfmpeg } from "../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import type { SourceColour } from "./source-colour.js";
-import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "../../common/cache.js";
+import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "../common/cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {

@@ -1,11 +1,23 @@
 import type { CDPSession } from "puppeteer-core";
-import type { CaptureMode } from "../1-load/browser/composition-page.js";
 import { REPEAT, type FrameResult } from "../common/frame-result.js";
-import type { FrameImageSettings } from "../2-plan/render-plan.js";
+import type { FrameImageFormat } from "../common/frame-image.js";
+
+/**
+ * BeginFrame asks the compositor for exactly one frame with everything drawn, which makes the
+ * capture deterministic; screenshot capture works in any headless mode and is the fallback.
+ */
+export type CaptureMode = "beginframe" | "screenshot";
+
+/** How a frame's image leaves the browser. */
+export interface FrameImageSettings {
+  image: FrameImageFormat;
+  /** For JPEG: Chromium's JPEGs are 4:2:0 at any quality, so it only decides how much detail is lost. */
+  jpegQuality: number;
+}
 
 /** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
 export interface FrameCapturer {
-  take(): Promise<FrameResult>;
+  take(settings: FrameImageSettings): Promise<FrameResult>;
   /** Whether an image was taken since the start, so that a repeat has something to repeat. */
   readonly drawn: boolean;
   restart(): void;
@@ -14,17 +26,21 @@ export interface FrameCapturer {
 /** How many BeginFrames a new page may take to draw its first frame. */
 const FIRST_FRAME_ATTEMPTS = 5;
 
-export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode, settings: FrameImageSettings): FrameCapturer {
-  const screenshot = settings.image === "jpeg"
+function screenshotOf(settings: FrameImageSettings) {
+  return settings.image === "jpeg"
     ? { format: "jpeg" as const, quality: settings.jpegQuality, optimizeForSpeed: true }
     : { format: "png" as const, optimizeForSpeed: true };
+}
+
+export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode): FrameCapturer {
   let drawn = false;
   const image = (base64: string): FrameResult => {
     drawn = true;
     return { kind: "image", data: Buffer.from(base64, "base64") };
   };
   const takeFrame = mode === "beginframe"
-    ? async (): Promise<FrameResult> => {
+    ? async (settings: FrameImageSettings): Promise<FrameResult> => {
+        const screenshot = screenshotOf(settings);
         // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
         // page's first frames may have none yet, so those are asked for again.
         for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
@@ -34,7 +50,7 @@ export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode, settings
         }
         throw new Error("the browser produced no frame for a BeginFrame request");
       }
-    : async (): Promise<FrameResult> => image((await cdp.send("Page.captureScreenshot", { ...screenshot, captureBeyondViewport: false })).data);
+    : async (settings: FrameImageSettings): Promise<FrameResult> => image((await cdp.send("Page.captureScreenshot", { ...screenshotOf(settings), captureBeyondViewport: false })).data);
   return {
     take: takeFrame,
     get drawn() {

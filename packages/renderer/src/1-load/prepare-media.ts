@@ -2,18 +2,18 @@ import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
 import pLimit from "p-limit";
-import type { FrameImageFormat } from "../../common/frame-image.js";
+import type { FrameImageFormat } from "../common/frame-image.js";
 import { fileURLToPath } from "node:url";
 import type { MediaDescription, MediaPlan } from "@compose/runtime";
-import type { CompositionPage } from "../browser/composition-page.js";
-import type { PageNetwork } from "../browser/network-policy.js";
-import { RenderError } from "../../common/render-error.js";
-import { FRAMES_PREFIX, servesFile } from "../serve/project-server.js";
-import type { AudioClip } from "./audio-clip.js";
-import { extractFrames } from "./extract-frames.js";
-import type { MediaInput } from "./media-input.js";
-import { contentHash, exists } from "../../common/cache.js";
-import { probeSource, type HdrTransfer, type SourceFacts } from "./probe-source.js";
+import type { CompositionPage } from "../page/composition-page.js";
+import type { PageNetwork } from "../web/network-policy.js";
+import { RenderError } from "../common/render-error.js";
+import { FRAMES_PREFIX, servesFile } from "../web/project-server.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import { extractFrames } from "../media/extract-frames.js";
+import type { MediaInput } from "../media/media-input.js";
+import { contentHash, exists } from "../common/cache.js";
+import { probeSource, type HdrTransfer, type SourceFacts } from "../media/probe-source.js";
 
 export interface MediaContext {
   projectRoot: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { validateRenderOptions, type RenderOptionsInput } from "@compose/core";
 import type { LoadedComposition } from "../1-load/load-composition.js";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
-import { planRender, type PlanRequest } from "./plan-render.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import { makePlan, type PlanRequest } from "./make-plan.js";
 
 const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1, channels: 2 };
 
@@ -28,9 +28,9 @@ function request(options: RenderOptionsInput, rest: Omit<PlanRequest, "options">
 
 const staging = { output: "/out/card.mp4", stagedPath: "/out/.card.mp4.partial-x/card.mp4", workDir: "/tmp/w" };
 const plan = (options: RenderOptionsInput, rest: Omit<PlanRequest, "options"> = {}, audio: AudioClip[] = []) =>
-  planRender(request(options, rest), loaded(audio), staging, () => undefined);
+  makePlan(request(options, rest), loaded(audio), staging, () => undefined);
 
-describe("planRender", () => {
+describe("makePlan", () => {
   it.each<[string, RenderOptionsInput, Omit<PlanRequest, "options">, AudioClip[], unknown]>([
     ["one worker, no audio: the encoder writes the staged file", { workers: 1 }, {}, [], {
       ranges: [{ start: 0, end: 60 }],

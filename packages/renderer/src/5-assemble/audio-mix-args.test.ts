@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
-import { audioClip } from "../1-load/media/audio-clip.test-helpers.js";
-import { mixArgs, tempoFactors } from "./audio-mix.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import { audioClip } from "../media/audio-clip.test-helpers.js";
+import { mixArgs, tempoFactors } from "./audio-mix-args.js";
 
 const clip = audioClip;
 

@@ -3,8 +3,8 @@ import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { readProjectFile } from "../../common/project-file.js";
-import { installedFontFamilies } from "../local-web/fontsource.js";
-import { parseGoogleFontsUrl } from "../local-web/google-fonts-url.js";
+import { installedFontFamilies } from "../local/fontsource.js";
+import { parseGoogleFontsUrl } from "../local/google-fonts-url.js";
 import { defaultFamilyFor } from "./default-fonts.js";
 
 /** How many of the project's HTML and CSS files are read for @font-face rules and stylesheet links. */

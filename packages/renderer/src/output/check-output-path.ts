@@ -32,7 +32,7 @@ function checkNameLengths(output: string): void {
  * (unless `replace`), an extension naming another format, a place under a file, or a directory
  * the render may not write in.
  */
-export async function checkOutput(
+export async function checkOutputPath(
   output: string,
   format: OutputFormat,
   still: boolean,

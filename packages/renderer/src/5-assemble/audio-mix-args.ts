@@ -1,6 +1,6 @@
 import { FORMAT_TABLE, type OutputFormat } from "@compose/core";
-import type { AudioClip } from "../1-load/media/audio-clip.js";
-import { inputOptions } from "../1-load/media/media-input.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import { inputOptions } from "../media/media-input.js";
 
 export const AUDIO_SAMPLE_RATE = 48_000;
 
