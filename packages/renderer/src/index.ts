@@ -1,4 +1,6 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
+// For renders that share browsers one after another (a batch's rows).
+export { KeptBrowsers } from "./page/browser-pool.js";
 // The events render() emits, as core declares them.
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "@compose/core";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";

@@ -38,16 +38,22 @@ export function warnOnce(emit: (event: RenderEvent) => void): (code: string, mes
 /** Opens `count` browsers with one ready page each, in `mode`. */
 export async function openPages(setup: PageSetup, count: number, mode: CaptureMode): Promise<CompositionPage[]> {
   const { composition, options, network, pool } = setup;
-  const browsers = await pool.launch(count, {
+  const contexts = await pool.launch(count, {
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
     proxy: network.proxy,
     fontconfigFile: setup.fonts.fontconfigFile,
   });
-  await Promise.all(browsers.map((browser) => routeRequests(browser, network)));
+  await Promise.all(
+    contexts.map(async (context) => {
+      const routing = await routeRequests(context.browser(), network);
+      // A browser another render takes next must not route its requests by this render's policy.
+      pool.onRelease(context.browser(), () => routing.detach());
+    }),
+  );
   return Promise.all(
-    browsers.map((browser) =>
-      openCompositionPage(browser, {
+    contexts.map((context) =>
+      openCompositionPage(context, {
         url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
         width: composition.width,
         height: composition.height,

@@ -1,4 +1,4 @@
-import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
+import { TimeoutError, type BrowserContext, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
@@ -59,11 +59,13 @@ export interface CompositionPage {
   fontFallbacks(): Promise<FontFallback[]>;
 }
 
-async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
-  if (options.captureMode === "screenshot") return browser.newPage();
+async function createPage(context: BrowserContext, options: CompositionPageOptions): Promise<Page> {
+  if (options.captureMode === "screenshot") return context.newPage();
+  const browser = context.browser();
   const session = await browser.target().createCDPSession();
   const { targetId } = await session.send("Target.createTarget", {
     url: "about:blank",
+    browserContextId: context.id,
     enableBeginFrameControl: true,
     width: options.width,
     height: options.height,
@@ -143,9 +145,9 @@ async function waitUntilReady(cdp: CDPSession, watch: PageWatch, assets: AssetWa
   return outcome.result.value as CompositionInfo;
 }
 
-export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
+export async function openCompositionPage(context: BrowserContext, options: CompositionPageOptions): Promise<CompositionPage> {
   const opened = (async () => {
-    const page = await createPage(browser, options);
+    const page = await createPage(context, options);
     return { page, cdp: await page.createCDPSession() };
   })();
   const { page, cdp } = await withDeadline(opened, PLAIN_CALL_MS, () => {
