@@ -58,7 +58,7 @@ const CHAOS = compositionHtml({
 const FONT_TEXT = `<div style="position:absolute;left:10px;top:60px;font:700 40px 'Space Mono', serif;color:#000">Ag Mono</div>`;
 const FULL = "position: absolute; left: 0; top: 0; width: 320px; height: 180px;";
 
-describe.skipIf(choice.kind === "none")(`compose on a real Docker engine${choice.kind === "none" ? ` (skipped: ${choice.reason})` : ""}`, () => {
+describe.skipIf(choice.kind === "none")(`compose on a real Docker engine${choice.kind === "none" ? ` (skipped: ${choice.reason})` : ""}`, { timeout: RENDER_TIMEOUT_MS }, () => {
   let engine: TestEngine;
   let tag: string;
   let build: CliResult;

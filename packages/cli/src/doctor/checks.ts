@@ -178,12 +178,13 @@ export async function checkBrowserRenders(context: DoctorContext): Promise<Check
 
 /** The image `compose render --docker` would use and what it holds, and the others it can be given with --image. */
 export function describeImages(images: LocalImage[], pinned: LocalImage | undefined = pinnedImageOf(images)): string {
-  const others = images.filter((image) => image !== pinned && image.versions !== undefined);
   const used = pinned?.versions
     ? `renders in ${pinned.tag}: ${describeVersions(pinned.versions)}`
     : "no image with the pinned versions yet: compose render --docker builds one (compose docker build --archive current builds from Debian's current archive)";
-  if (others.length === 0) return used;
-  return `${used}; with --image: ${others.map((image) => `${image.tag} (${image.versions!.archive === "current" ? "current archive" : image.versions!.archive}, ${image.versions!.browser})`).join(", ")}`;
+  const others = images.flatMap(({ tag, versions }) =>
+    tag === pinned?.tag || versions === undefined ? [] : [`${tag} (${versions.archive === "current" ? "current archive" : versions.archive}, ${versions.browser})`],
+  );
+  return others.length === 0 ? used : `${used}; with --image: ${others.join(", ")}`;
 }
 
 export async function checkDocker(context: DoctorContext): Promise<CheckResult> {
