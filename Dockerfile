@@ -25,7 +25,9 @@ ARG BASE_IMAGE=debian:bookworm-20260918-slim@sha256:3783cc01769c7b2b1b83a5c5ad96
 # Debian 12 with apt pointed at the archive the build installs from: the snapshot, or with
 # DEBIAN_SNAPSHOT="" the current archive. The base image's own sources are replaced, so an image
 # made with debootstrap installs from the same places as Docker's. A snapshot's Release files are
-# past their Valid-Until date by design, hence Check-Valid-Until "false".
+# past their Valid-Until date by design, hence Check-Valid-Until "false". Every `apt-get update`
+# fails on a source that does not answer (--error-on=any), naming it, rather than later on
+# packages it cannot find.
 FROM ${BASE_IMAGE} AS debian
 ARG DEBIAN_SNAPSHOT=20261121T000000Z
 # Where the archive is served: a mirror of snapshot.debian.org, or of deb.debian.org.
@@ -71,7 +73,7 @@ ENV npm_config_registry=${NPM_REGISTRY} \
     npm_config_fund=false \
     npm_config_audit=false
 RUN --mount=type=secret,id=ca-certificates,target=/run/secrets/ca-certificates set -eu; \
-    apt-get update; \
+    apt-get update --error-on=any; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates curl; \
     cacert=/etc/ssl/certs/ca-certificates.crt; \
     if [ -s /run/secrets/ca-certificates ]; then cacert=/run/secrets/ca-certificates; fi; \
@@ -123,7 +125,7 @@ ARG BASE_IMAGE
 RUN set -eu; \
     packages='ca-certificates=20250419~deb12u2 chromium-headless-shell=156.0.8078.79-1~deb12u1 ffmpeg=7:5.1.9-0+deb12u1 fonts-dejavu-core=2.37-6 fonts-liberation2=2.1.5-1 fonts-noto-color-emoji=2.042-0+deb12u1'; \
     if [ -z "$DEBIAN_SNAPSHOT" ]; then packages="$(echo "$packages" | sed 's/=[^ ]*//g')"; fi; \
-    apt-get update; \
+    apt-get update --error-on=any; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $packages; \
     rm -rf /var/lib/apt/lists/*; \
     mkdir -p -m 1777 /compose/home; \

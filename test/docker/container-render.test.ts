@@ -151,6 +151,19 @@ describe("with the image missing", () => {
   }, 60_000);
 });
 
+describe("with the image missing and its sources not answering", () => {
+  it("says in one line how to build from what answers, and writes nothing", async () => {
+    const output = project.path("unbuilt", "video.mp4");
+    const result = await run(["--output", output], "missing", { FAKE_DOCKER_BUILD: "unreachable" }).result;
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr).at(-1)).toBe(
+      "error: docker: building the image with the pinned versions failed: docker build exited with code 1; its output above says why; where Docker's registry or snapshot.debian.org does not answer, build from what does: compose docker build --base-image IMAGE --archive current, then render with --image and the tag it prints",
+    );
+    expect(result.stdout).toBe("");
+    expect(existsSync(project.path("unbuilt"))).toBe(false);
+  }, 60_000);
+});
+
 describe("when the inner render fails or is cancelled", () => {
   it("passes on its error line and its exit code, and leaves no output", async () => {
     const result = await run(["--output", project.path("refused.mp4"), "--variables", '{"nope": 1}', "--strict-variables"], "present").result;

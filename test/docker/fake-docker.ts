@@ -14,7 +14,8 @@ export type FakeDockerKind =
   /**
    * A working engine, emulated on this machine: with FAKE_DOCKER_IMAGE=present it has one image,
    * FAKE_DOCKER_TAG with the labels FAKE_DOCKER_LABELS (JSON), which `image ls` and `image
-   * inspect` show; `build` succeeds, and an image's /compose/versions is FAKE_DOCKER_VERSIONS;
+   * inspect` show; `build` succeeds (unless FAKE_DOCKER_BUILD=unreachable: then it fails as
+   * where snapshot.debian.org does not answer), and an image's /compose/versions is FAKE_DOCKER_VERSIONS;
    * `run` runs the container's command with this repository's CLI, mounts translated back to
    * their host sources, in --workdir with --env.
    * It cannot isolate anything or prove the image's contents; it proves the command line.
@@ -62,6 +63,10 @@ if (command === "image" && args[1] === "inspect") {
   process.exit(1);
 }
 if (command === "image" && args[1] === "rm") process.exit(0);
+if (command === "build" && process.env.FAKE_DOCKER_BUILD === "unreachable") {
+  process.stderr.write("E: Failed to fetch http://snapshot.debian.org/archive/debian/20261121T000000Z/dists/bookworm/InRelease  Could not resolve 'snapshot.debian.org'\\n");
+  process.exit(1);
+}
 if (command === "build") {
   process.stderr.write("#0 building with \\"default\\" instance using docker driver (fake)\\n");
   process.exit(0);

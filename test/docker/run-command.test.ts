@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockDigest, pinnedImageOf, repositoryRoot, type LocalImage } from "../../packages/cli/src/docker/image.js";
-import { dockerBuildArgs, isPinnedBuild } from "../../packages/cli/src/docker/image-build.js";
+import { dockerBuildArgs, isPinnedBuild, unreachableSourcesHint } from "../../packages/cli/src/docker/image-build.js";
 import { imageLabels, imageTagOf, parseVersionsFile, versionsOfLabels, type ImageVersions } from "../../packages/cli/src/docker/image-versions.js";
 import { containerPath, dockerRunArgs, passedFlags, type ContainerRender } from "../../packages/cli/src/docker/run-command.js";
 import { UsageError } from "../../packages/cli/src/usage-error.js";
@@ -293,6 +293,17 @@ describe("docker build of the image", () => {
     expect(dockerBuildArgs({ root, archive: "snapshot", debianMirror: "http://snap.example" }, "t")).toContain("--build-arg=SNAPSHOT_MIRROR=http://snap.example");
     expect(isPinnedBuild({ archive: "current" })).toBe(false);
     expect(isPinnedBuild({ archive: "snapshot", baseImage: "debian:bookworm" })).toBe(false);
+  });
+
+  it("says how to build from what answers after a build from Docker's registry or the snapshot failed", () => {
+    expect(unreachableSourcesHint({ archive: "snapshot" })).toBe(
+      "where Docker's registry or snapshot.debian.org does not answer, build from what does: compose docker build --base-image IMAGE --archive current",
+    );
+    expect(unreachableSourcesHint({ archive: "snapshot", baseImage: "debian-12-local" })).toBe(
+      "where snapshot.debian.org does not answer, build from what does: compose docker build --base-image debian-12-local --archive current",
+    );
+    expect(unreachableSourcesHint({ archive: "current" })).toMatch(/^where Docker's registry does not answer, .* --base-image IMAGE --archive current$/);
+    expect(unreachableSourcesHint({ archive: "current", baseImage: "debian-12-local" })).toBeUndefined();
   });
 
   it("finds the repository root from the CLI's own location", () => {

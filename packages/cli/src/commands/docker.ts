@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { detectPackageManager } from "../doctor/install-command.js";
 import { engineErrorLine, probeDockerEngine } from "../docker/engine.js";
 import { repositoryRoot } from "../docker/image.js";
-import { ARCHIVES, buildImage, defaultCaCertificates, type Archive } from "../docker/image-build.js";
+import { ARCHIVES, buildImage, defaultCaCertificates, unreachableSourcesHint, type Archive } from "../docker/image-build.js";
 import { UsageError } from "../usage-error.js";
 
 interface BuildFlags {
@@ -35,7 +35,7 @@ export function registerDocker(program: Command): void {
     )
     .option("--debian-mirror <url>", "where the archive is served: a mirror of snapshot.debian.org (--archive snapshot) or of deb.debian.org (current)")
     .option("--npm-registry <url>", "the npm registry Node.js, npm and the lock file's packages come from (default: https://registry.npmjs.org)")
-    .option("--ca-certificates <file>", "certificate authorities the build's downloads trust, not kept in the image (default: the host's, /etc/ssl/certs/ca-certificates.crt)")
+    .option("--ca-certificates <file>", "certificate authorities the build's downloads trust, not kept in the image (default: the host's /etc/ssl/certs/ca-certificates.crt, when present)")
     .action(async (flags: BuildFlags) => {
       if (!(ARCHIVES as readonly string[]).includes(flags.archive)) {
         throw new UsageError(`--archive ${JSON.stringify(flags.archive)} is not one of ${ARCHIVES.join(", ")}`);
@@ -62,7 +62,10 @@ export function registerDocker(program: Command): void {
         process.stdout.write(`${result.image.tag}\n`);
         return;
       }
-      if (result.failure !== undefined) process.stderr.write(`error: docker: building the image failed: ${result.failure}\n`);
+      if (result.failure !== undefined) {
+        const hint = unreachableSourcesHint(plan);
+        process.stderr.write(`error: docker: building the image failed: ${result.failure}${hint === undefined ? "" : `; ${hint}`}\n`);
+      }
       process.exitCode = result.code;
     });
 }

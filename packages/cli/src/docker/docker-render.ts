@@ -5,7 +5,7 @@ import type { RenderFlags } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 import { engineErrorLine, probeDockerEngine } from "./engine.js";
 import { inspectImage, listImages, pinnedImageOf, repositoryRoot } from "./image.js";
-import { buildImage, defaultCaCertificates } from "./image-build.js";
+import { buildImage, defaultCaCertificates, unreachableSourcesHint } from "./image-build.js";
 import { dockerRunArgs, outputMountTarget } from "./run-command.js";
 import { runDocker } from "./run-docker.js";
 
@@ -43,13 +43,12 @@ async function chooseImage(requested: string | undefined): Promise<{ tag: string
   if (pinned !== undefined) return { tag: pinned.tag };
   const root = repositoryRoot();
   process.stderr.write(`docker: building the image with the pinned versions from ${root} (once per version of compose; this takes a few minutes)\n`);
-  const build = await buildImage({ root, archive: "snapshot", caCertificates: defaultCaCertificates() });
+  const plan = { root, archive: "snapshot", caCertificates: defaultCaCertificates() } as const;
+  const build = await buildImage(plan);
   if (build.built) return { tag: build.image.tag };
   if (build.failure === undefined) return { code: build.code };
   return {
-    code: fail(
-      `docker: building the image with the pinned versions failed: ${build.failure}; where its sources (Docker's registry, snapshot.debian.org) do not answer, build from what does with compose docker build --base-image IMAGE --archive current, then render with --image and the tag it prints`,
-    ),
+    code: fail(`docker: building the image with the pinned versions failed: ${build.failure}; ${unreachableSourcesHint(plan)}, then render with --image and the tag it prints`),
   };
 }
 

@@ -101,6 +101,16 @@ export async function buildImage(plan: ImageBuildPlan): Promise<BuildResult> {
   }
 }
 
+/**
+ * What a failed build from sources that may not answer here can do instead: the same build from
+ * what does (a local Debian 12 and the current archive); undefined when it used neither.
+ */
+export function unreachableSourcesHint(plan: Pick<ImageBuildPlan, "baseImage" | "archive">): string | undefined {
+  const sources = [plan.baseImage === undefined ? "Docker's registry" : [], plan.archive === "snapshot" ? "snapshot.debian.org" : []].flat();
+  if (sources.length === 0) return undefined;
+  return `where ${sources.join(" or ")} does not answer, build from what does: compose docker build --base-image ${plan.baseImage ?? "IMAGE"} --archive current`;
+}
+
 /** The host's certificate authorities, when it has them where Debian keeps them. */
 export function defaultCaCertificates(): string | undefined {
   return existsSync(HOST_CA_CERTIFICATES) ? HOST_CA_CERTIFICATES : undefined;
