@@ -186,7 +186,12 @@ export async function startEngine(choice: EngineChoice): Promise<TestEngine> {
       await run("chgrp", [String(gid), SOCKET]);
     },
     async stop() {
-      if (own) await stopDaemon();
+      if (own) {
+        // What a rebuild replaced, so that the engine's data stays bounded from run to run.
+        await run(client, ["image", "prune", "--force"], clientEnv);
+        await run(client, ["builder", "prune", "--force", "--keep-storage=4gb"], clientEnv, 120_000);
+        await stopDaemon();
+      }
       await rm(clientDir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,8 @@
 /**
  * The container path by the exact command it builds: `docker run` for a render (mounts, the
  * read-only project, the calling user, the image tag, every flag passed on, paths mapped) and
- * `docker build` for the image. Pure functions: no Docker engine is needed (this machine has none).
+ * `docker build` for the image, with the labels and tag it gets. Pure functions: no Docker engine
+ * is needed (real-engine.test.ts runs them on one).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
