@@ -44,7 +44,7 @@ export const RESERVED_CONTAINER_PATHS = [
 ];
 
 export interface ContainerRender {
-  /** Image reference, e.g. compose-render:0.1.0. */
+  /** Image reference, e.g. compose-render:46f1cf70e43e2ce5. */
   image: string;
   /** Absolute host path of the composition's HTML file. */
   compositionFile: string;
