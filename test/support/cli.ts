@@ -39,6 +39,8 @@ export interface CliOptions {
    * busy the machine is. The process then runs under `bash -c`, which reports it with `times`.
    */
   measureCpu?: boolean;
+  /** Run as this user and group (the tests must run as root to give another). */
+  user?: { uid: number; gid: number };
 }
 
 export interface CliRun {
@@ -76,6 +78,7 @@ export function startNode(argv: string[], options: CliOptions = {}): CliRun {
     env: childEnv(options.env, tag),
     stdio: ["ignore", "pipe", "pipe", ...(options.measureCpu ? (["pipe"] as const) : [])],
     detached: options.processGroup ?? false,
+    ...options.user,
   });
   let times = "";
   (child.stdio[3] as NodeJS.ReadableStream | undefined)?.setEncoding("utf8").on("data", (chunk: string) => {

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { registerBenchmark } from "./commands/benchmark.js";
+import { registerDocker } from "./commands/docker.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerFonts } from "./commands/fonts.js";
 import { registerInit } from "./commands/init.js";
@@ -39,6 +40,7 @@ registerRender(program);
 registerBenchmark(program);
 registerServe(program);
 registerWorker(program);
+registerDocker(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -29,6 +29,13 @@ export const FLAGS = {
     // Not passed on as typed: the container reads the file where it is mounted.
     scopes: ["render"],
   },
+  image: {
+    flag: "--image <tag>",
+    help: "with --docker: the image to render in, as compose docker build printed its tag",
+    defaultText: "the image built from the Dockerfile's pins, built when missing",
+    // Chooses the container, so it is not passed into it.
+    scopes: ["render"],
+  },
   batch: {
     flag: "--batch <file>",
     help: "render one output per row of FILE (a JSON array of variable objects, JSON Lines, or CSV with a header); --output is then a template with {index}, {ext} and {<variable>} (docs/batch.md)",

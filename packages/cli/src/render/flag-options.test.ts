@@ -33,6 +33,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   sdr: { argv: ["--sdr"], value: true },
   docker: { argv: ["--docker"], value: true },
   variables: { argv: ['--variables={"title":"Hi"}'], value: { title: "Hi" } },
+  image: { argv: ["--image=compose-render:0123456789abcdef"] },
   batch: { argv: ["--batch=rows.csv"] },
   batchConcurrency: { argv: ["--batch-concurrency=2"] },
   failFast: { argv: ["--fail-fast"] },
