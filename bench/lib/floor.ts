@@ -24,7 +24,7 @@ const composition = await readComposition(file);
 const server = await serveProject(dirname(file), join(cacheRoot(), "frames"));
 // The same fonts as a render, so both draw the same text.
 const browser = await launchBrowser({ beginFrameControl: true, gpu: true, fontconfigFile: await defaultFontconfig() });
-const page = await openCompositionPage(browser, {
+const page = await openCompositionPage(browser.defaultBrowserContext(), {
   url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
   width: composition.width,
   height: composition.height,
