@@ -30,12 +30,12 @@ function named(kind: string, id: string | undefined, index: number): string {
  */
 export function durationUnsettled(metadata: CompositionMetadata): string | undefined {
   if (metadata.durationSource === "data-duration") return undefined;
-  if (metadata.duration === undefined) return "no data-duration and no timed element ends at a time the source gives: the longest registered GSAP timeline decides, which only the page knows";
   const index = metadata.media.findIndex((media) => media.kind !== "img" && media.duration === undefined);
   const media = metadata.media[index];
   if (media) return `no data-duration, and ${named(media.kind, media.id, index)} plays for its file's length, which the page's media probe tells`;
   const host = metadata.instances.find((instance) => instance.duration === undefined);
   if (host) return `no data-duration, and instance "${host.id ?? host.src}" lasts as long as ${host.src}, whose duration the source does not settle`;
+  if (metadata.duration === undefined) return "no data-duration and no timed element ends at a time the source gives: the longest registered GSAP timeline decides, which only the page knows";
   return undefined;
 }
 
