@@ -186,9 +186,11 @@ describe("compose info of a composition whose source settles it", () => {
 });
 
 describe("compose info of a duration only a page settles", () => {
-  it("gives the clips' end from the source", async () => {
+  it("gives the clips' end from the source, which a page loaded with --page confirms", async () => {
     const { facts } = await info(["clips.html"]);
     expect(facts).toMatchObject({ duration: 1.5, durationSource: "clips", page: { loaded: false } });
+    const loaded = (await info(["clips.html", "--page"])).facts;
+    expect(loaded).toMatchObject({ duration: 1.5, durationSource: "clips", page: { loaded: true, reason: "asked for with --page" } });
   });
 
   it("loads the page for a media file's length, and tells the media as probed", async () => {

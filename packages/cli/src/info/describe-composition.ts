@@ -26,7 +26,7 @@ export interface Description {
 }
 
 /** The page, loaded as render loads it; its warnings are collected, not printed. */
-async function loadPage(request: DescribeRequest, warnings: CompositionInfoReport["page"]["warnings"]): Promise<PageFacts | { error: string }> {
+async function runningPageFacts(request: DescribeRequest, warnings: CompositionInfoReport["page"]["warnings"]): Promise<PageFacts | { error: string }> {
   const { loadPageFacts, RenderError } = await import("@compose/renderer");
   try {
     return await loadPageFacts(
@@ -72,7 +72,7 @@ export async function describeComposition(request: DescribeRequest): Promise<Des
   const isComposition = metadata.id !== undefined && metadata.width !== undefined && metadata.height !== undefined;
   const wanted = !isComposition ? undefined : request.loadPage ? "asked for with --page" : source.pageNeeded;
   const warnings: CompositionInfoReport["page"]["warnings"] = [];
-  const loaded = wanted === undefined ? undefined : await loadPage(request, warnings);
+  const loaded = wanted === undefined ? undefined : await runningPageFacts(request, warnings);
   const page = loaded === undefined || "error" in loaded ? undefined : loaded;
   const pageError = loaded !== undefined && "error" in loaded ? loaded.error : undefined;
   const reason = pageError !== undefined

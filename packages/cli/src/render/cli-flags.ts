@@ -8,7 +8,7 @@ import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compo
 import { DEFAULT_LIMITS } from "@compose/renderer/limits";
 
 const RENDER_AND_CONTAINER = ["render", "container"] as const;
-/** The limits: a snapshot loads the composition as a render does, and refuses what a render refuses. */
+/** The limits' scopes: a snapshot loads the composition as a render does, so it refuses what a render refuses. */
 const EVERYWHERE = ["render", "container", "serve-worker", "snapshot"] as const;
 
 /** Keyed by the render option's JSON name, or for the CLI's own flags by commander's name for them; in --help order. */

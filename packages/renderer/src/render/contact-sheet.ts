@@ -5,11 +5,11 @@
  */
 
 /** At most this many frames a row; each frame at most this wide (smaller frames keep their size). */
-export const SHEET_COLUMNS = 4;
-export const SHEET_CELL_WIDTH = 480;
+const SHEET_COLUMNS = 4;
+const SHEET_CELL_WIDTH = 480;
 /** Pixels around the grid and between its cells, and the height of a label strip. */
-export const SHEET_GAP = 8;
-export const SHEET_LABEL_HEIGHT = 28;
+const SHEET_GAP = 8;
+const SHEET_LABEL_HEIGHT = 28;
 
 export interface SheetLayout {
   columns: number;

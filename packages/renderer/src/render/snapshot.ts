@@ -27,7 +27,7 @@ function invalidMoments(message: string): RenderError {
 }
 
 /** The frames of the moments asked for, ascending and each once. */
-export function momentFrames(moments: SnapshotRequest["moments"], composition: { id: string; duration: number }, fps: number): number[] {
+function momentFrames(moments: SnapshotRequest["moments"], composition: { id: string; duration: number }, fps: number): number[] {
   const last = frameCount(composition.duration, fps) - 1;
   const asked = "count" in moments ? moments.count : moments.times.length;
   if (!Number.isInteger(asked) || asked < 1 || asked > MAX_SNAPSHOT_MOMENTS) {
