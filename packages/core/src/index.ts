@@ -64,6 +64,7 @@ export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
 export { networkRefusedMessage, type AssetLintOptions, type CheckAsset } from "./lint/asset-files.js";
+export type { AssetReference } from "./html/asset-references.js";
 
 export {
   RENDER_OPTIONS,
@@ -114,7 +115,9 @@ export {
 } from "./formats/format-table.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
+export { fontFamilyUses, type FontFamilyUse } from "./text/font-family-uses.js";
 export { plural } from "./text/plural.js";
+export { momentLabel } from "./text/moment-label.js";
 export { closestMatch } from "./text/closest.js";
 
 export {
@@ -146,3 +149,19 @@ export {
 
 export { rowIssues, rowName, rowProblemLine, typeTextRows, typedCell, type BatchRow, type RowProblem } from "./batch/batch-rows.js";
 export { expandOutputTemplate, fileNamePart, outputTemplateProblem, rowIndexText, sharedOutput } from "./batch/output-template.js";
+
+export {
+  FONT_SOURCES,
+  NETWORK_ANSWERS,
+  compositionInfoSchema,
+  folderInfoSchema,
+  infoOutputSchema,
+  snapshotOutputSchema,
+  MAX_SNAPSHOT_MOMENTS,
+  type FontSource,
+  type NetworkAnswer,
+  type CompositionInfoReport,
+  type FolderInfoReport,
+  type InfoOutput,
+  type SnapshotOutput,
+} from "./info/composition-info.js";

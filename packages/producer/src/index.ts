@@ -21,6 +21,7 @@ export type { JobEvent, QueueEvent, ClientRenderEvent } from "./jobs/job-events.
 export { JOB_EVENT_TYPES } from "./jobs/job-events.js";
 export { renderExecutor, type JobExecutor, type RenderSettings } from "./jobs/render-executor.js";
 export { openApiDocument } from "./openapi/openapi-document.js";
+export { infoJsonSchema } from "./openapi/json-schema.js";
 export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./config/worker-config.js";
 export { RedisRenderBackend, type RedisBackendOptions } from "./distributed/redis-backend.js";
 export { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from "./distributed/render-worker.js";

@@ -9,6 +9,7 @@ import { installJsonBodyParser } from "./http/json-body.js";
 import { registerRoutes } from "./http/routes.js";
 import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
 import { openApiDocument } from "./openapi/openapi-document.js";
+import { infoJsonSchema } from "./openapi/json-schema.js";
 import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js";
 import { RenderQueue } from "./queue/render-queue.js";
 import { RedisRenderBackend } from "./distributed/redis-backend.js";
@@ -85,6 +86,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     network,
     webhooks,
     openApiDocument: openApiDocument(),
+    infoSchema: infoJsonSchema(),
   });
 
   return {

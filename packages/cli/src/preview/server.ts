@@ -11,7 +11,7 @@ import { openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } fro
 import { cacheable, sendCacheable } from "./http-cache.js";
 import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
-import { listCompositions } from "./list-compositions.js";
+import { listCompositions } from "../project/list-compositions.js";
 import { lintEntry, readProjectState } from "./project-state.js";
 import { createRenderJobs, type PreviewRender } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";

@@ -8,7 +8,8 @@ import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compo
 import { DEFAULT_LIMITS } from "@compose/renderer/limits";
 
 const RENDER_AND_CONTAINER = ["render", "container"] as const;
-const EVERYWHERE = ["render", "container", "serve-worker"] as const;
+/** The limits' scopes: a snapshot loads the composition as a render does, so it refuses what a render refuses. */
+const EVERYWHERE = ["render", "container", "serve-worker", "snapshot"] as const;
 
 /** Keyed by the render option's JSON name, or for the CLI's own flags by commander's name for them; in --help order. */
 export const FLAGS = {
@@ -27,7 +28,7 @@ export const FLAGS = {
     flag: "--variables-file <path>",
     help: "a JSON file holding variable values, under --variables",
     // Not passed on as typed: the container reads the file where it is mounted.
-    scopes: ["render"],
+    scopes: ["render", "info", "snapshot"],
   },
   image: {
     flag: "--image <tag>",

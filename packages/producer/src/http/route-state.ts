@@ -11,6 +11,8 @@ import type { RequestContext } from "./render-request.js";
 export interface RouteContext extends Omit<RequestContext, "webhooks"> {
   backend: RenderBackend;
   openApiDocument: object;
+  /** The JSON Schema of `compose info --json`, served beside the OpenAPI document. */
+  infoSchema: object;
   /** Rows one batch may have (default BATCH_ROW_LIMITS.default). */
   maxBatchRows?: number;
   /** The largest body of a batch request, in bytes (default BATCH_BODY_MIB_LIMITS.default MiB). */

@@ -24,6 +24,9 @@ export interface Routes {
   endFollowers(): void;
 }
 
+/** Where the server publishes the JSON Schema of `compose info --json`, beside /openapi.json. */
+export const INFO_SCHEMA_PATH = "/schemas/info.json";
+
 /** Every route of the server; GET /openapi.json describes exactly these (a test holds them together). */
 export function registerRoutes(app: FastifyInstance, context: RouteContext): Routes {
   const { backend } = context;
@@ -59,6 +62,8 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
   app.get("/health", async () => ({ status: "ok" }));
 
   app.get("/openapi.json", async () => context.openApiDocument);
+
+  app.get(INFO_SCHEMA_PATH, async (_request, reply) => reply.type("application/schema+json").send(context.infoSchema));
 
   app.get("/render/queue", () => backend.counts());
 

@@ -6,12 +6,8 @@ import { metadataSchema, webhookRequestSchema, webhookStatusSchema } from "../jo
 import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js";
 import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-files.js";
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
-
-/** A zod schema as a JSON Schema of its own, without the dialect line. */
-function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _, ...converted } = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  return converted;
-}
+import { INFO_SCHEMA_PATH } from "../http/routes.js";
+import { jsonSchema } from "./json-schema.js";
 
 const compositionProperty = {
   type: "string",
@@ -280,6 +276,13 @@ export function openApiDocument(): object {
       },
       "/openapi.json": {
         get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1", content: json({ type: "object" }) }, ...pick(401) } },
+      },
+      [INFO_SCHEMA_PATH]: {
+        get: {
+          summary: "The JSON Schema of `compose info --json`",
+          description: "What `compose info --json` prints, as a JSON Schema (2020-12) of its own; docs/schemas/info.schema.json holds the same.",
+          responses: { 200: { description: "JSON Schema", content: { "application/schema+json": { schema: { type: "object" } } } }, ...pick(401) },
+        },
       },
       "/render/queue": {
         get: { summary: "Queue state, to decide whether to submit now", responses: { 200: { description: "Counts", content: json(ref("QueueStatus")) }, ...pick(401, 503) } },

@@ -8,7 +8,7 @@ import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 import type { SourceComposition } from "./composition/read-composition.js";
 
-const DEFAULT_READY_TIMEOUT_MS = 30_000;
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
 
 /** What every page of one render is opened with. */
 export interface PageSetup {

@@ -23,6 +23,8 @@ export interface MediaContext {
   baseUrl: string;
   fps: number;
   image: FrameImageFormat;
+  /** Extract each video's frames for the pages to show (default); a page that is only described, never captured, needs none. */
+  videoFrames?: boolean;
   signal?: AbortSignal;
 }
 
@@ -117,7 +119,7 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
       const natural = naturalDuration(media, facts);
       const plan: MediaPlan = { key: media.key };
       if (media.declaredDuration === undefined) plan.naturalDuration = natural;
-      if (media.kind === "video") {
+      if (media.kind === "video" && context.videoFrames !== false) {
         const frames = await limit(() => extractFrames(
           {
             input,

@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CompositionPage } from "../page/composition-page.js";
 import type { FontFallback } from "../page/font-fallback.js";
 import { familySlug } from "@compose/core";
 
@@ -37,10 +36,10 @@ async function whereUsed(fallback: FontFallback, projectRoot: string, baseUrl: s
   return `${file}, set by a script`;
 }
 
-/** A font-fallback warning for each family the page asked for and did not get, once per family. */
-export async function warnOfFontFallbacks(page: CompositionPage, projectRoot: string, baseUrl: string, warn: (code: string, message: string) => void): Promise<void> {
+/** A font-fallback warning for each family a page asked for and did not get (its fontFallbacks()), once per family. */
+export async function warnOfFontFallbacks(fallbacks: readonly FontFallback[], projectRoot: string, baseUrl: string, warn: (code: string, message: string) => void): Promise<void> {
   const told = new Set<string>();
-  for (const fallback of await page.fontFallbacks()) {
+  for (const fallback of fallbacks) {
     const key = fallback.family.toLowerCase();
     if (told.has(key)) continue;
     told.add(key);

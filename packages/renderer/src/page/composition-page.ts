@@ -1,4 +1,4 @@
-import { TimeoutError, type BrowserContext, type CDPSession, type Page, type Protocol } from "puppeteer-core";
+import { TimeoutError, type BrowserContext, type CDPSession, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
@@ -6,6 +6,7 @@ import type { FrameResult } from "../common/frame-result.js";
 import type { FrameStats } from "@compose/core";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
+import { newPage } from "./new-page.js";
 import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";
 import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
@@ -33,6 +34,8 @@ export type GainSamples = Array<[number, Record<string, number>]>;
 /** A loaded composition that can be seeked and captured, one frame at a time; the capture stage takes its frames (3-capture/take-frame.ts). */
 export interface CompositionPage {
   info: CompositionInfo;
+  /** The browser context the page is in: other pages of the same render open beside it (a snapshot's contact sheet). */
+  readonly context: BrowserContext;
   /** Seeks to `t` seconds; resolves to whether the frame may have changed since the last seek. */
   seek(t: number): Promise<boolean>;
   /** Fails on an asset that failed to load since the last check (unless missing assets are allowed). */
@@ -57,24 +60,6 @@ export interface CompositionPage {
   volumesMayChange(): Promise<boolean>;
   /** The families the page's text asks for that no font of their name drew, as loaded. */
   fontFallbacks(): Promise<FontFallback[]>;
-}
-
-async function createPage(context: BrowserContext, options: CompositionPageOptions): Promise<Page> {
-  if (options.captureMode === "screenshot") return context.newPage();
-  const browser = context.browser();
-  const session = await browser.target().createCDPSession();
-  const { targetId } = await session.send("Target.createTarget", {
-    url: "about:blank",
-    browserContextId: context.id,
-    enableBeginFrameControl: true,
-    width: options.width,
-    height: options.height,
-  });
-  await session.detach();
-  const target = await browser.waitForTarget((candidate) => (candidate as unknown as { _targetId: string })._targetId === targetId);
-  const page = await target.page();
-  if (!page) throw new Error("the browser did not open a page for the composition");
-  return page;
 }
 
 /** A URL of the project server as the project's own path (`parts/slide.html`); other URLs as they are. */
@@ -147,7 +132,7 @@ async function waitUntilReady(cdp: CDPSession, watch: PageWatch, assets: AssetWa
 
 export async function openCompositionPage(context: BrowserContext, options: CompositionPageOptions): Promise<CompositionPage> {
   const opened = (async () => {
-    const page = await createPage(context, options);
+    const page = await newPage(context, options, options.captureMode);
     return { page, cdp: await page.createCDPSession() };
   })();
   const { page, cdp } = await withDeadline(opened, PLAIN_CALL_MS, () => {
@@ -229,6 +214,7 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
 
   const compositionPage: CompositionPage = {
     info,
+    context,
     stats,
     seek,
     checkAssets: () => assets.check(),
