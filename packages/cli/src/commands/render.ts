@@ -7,13 +7,12 @@ import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import type { RenderEvent } from "@compose/renderer";
+import { renderFailureExit, untilInterrupted } from "../render/interruptible.js";
 import { writeJsonEvent } from "../render/json-events.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 import { limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
 
-/** Exit code of a process ended by Ctrl-C, as shells report it. */
-const EXIT_INTERRUPTED = 130;
 
 /**
  * --format, else what the output path asks for (its extension, or a directory for
@@ -83,35 +82,16 @@ export function registerRender(program: Command): void {
       // Loaded here, not at the top: the browser driver would slow every other command's start.
       const { render, RenderError } = await import("@compose/renderer");
 
-      const controller = new AbortController();
-      const interrupt = () => controller.abort();
-      process.once("SIGINT", interrupt);
-      process.once("SIGTERM", interrupt);
       const report = flags.json
         ? (event: RenderEvent) => writeJsonEvent(process.stdout, event)
         : createRenderReporter({ quiet: flags.quiet ?? false, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
       try {
-        await render(
-          {
-            composition: entry.file,
-            output,
-            options,
-            frames: selection.frames,
-            still: selection.still,
-            ...settings,
-            optionName: optionFlag,
-          },
-          { onEvent: report, signal: controller.signal },
-        );
+        const request = { composition: entry.file, output, options, frames: selection.frames, still: selection.still, ...settings, optionName: optionFlag };
+        await untilInterrupted((signal) => render(request, { onEvent: report, signal }));
       } catch (error) {
         if (!(error instanceof RenderError)) throw error;
-        if (process.env.COMPOSE_DEBUG) console.error(error.cause ?? error);
         // With --json the failed event said it on stdout; stderr still tells a person watching.
-        process.stderr.write(`error: ${error.message}\n`);
-        process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
-      } finally {
-        process.off("SIGINT", interrupt);
-        process.off("SIGTERM", interrupt);
+        process.exitCode = renderFailureExit(error);
       }
     });
 }

@@ -8,10 +8,9 @@ import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment } fro
 import { limitsFromFlags } from "../render/safety-flags.js";
 import { DEFAULT_MOMENT_COUNT, momentsFromFlags, type MomentFlags } from "../snapshot/moment-flags.js";
 import { formatSnapshotText } from "../snapshot/snapshot-text.js";
+import { renderFailureExit, untilInterrupted } from "../render/interruptible.js";
 import { UsageError } from "../usage-error.js";
 
-/** Exit code of a process ended by Ctrl-C, as shells report it. */
-const EXIT_INTERRUPTED = 130;
 
 type SnapshotFlags = FlagsOf<"snapshot"> & MomentFlags & { output?: string; framesDir?: string; json?: boolean };
 
@@ -47,24 +46,17 @@ export function registerSnapshot(program: Command): void {
     // Loaded here, not at the top: the browser driver would slow every other command's start.
     const { snapshot, RenderError } = await import("@compose/renderer");
 
-    const controller = new AbortController();
-    const interrupt = () => controller.abort();
-    process.once("SIGINT", interrupt);
-    process.once("SIGTERM", interrupt);
     const warn = (event: RenderEvent) => {
       if (event.type === "warning") process.stderr.write(`warning: [${event.code}] ${event.message}\n`);
     };
     try {
-      const taken: SnapshotOutput = await snapshot({ composition: entry.file, options, moments, output, ...settings, optionName: optionFlag }, { onEvent: warn, signal: controller.signal });
+      const taken: SnapshotOutput = await untilInterrupted((signal) =>
+        snapshot({ composition: entry.file, options, moments, output, ...settings, optionName: optionFlag }, { onEvent: warn, signal }),
+      );
       process.stdout.write(flags.json ? `${JSON.stringify(taken)}\n` : formatSnapshotText(taken));
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
-      if (process.env.COMPOSE_DEBUG) console.error(error.cause ?? error);
-      process.stderr.write(`error: ${error.message}\n`);
-      process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
-    } finally {
-      process.off("SIGINT", interrupt);
-      process.off("SIGTERM", interrupt);
+      process.exitCode = renderFailureExit(error);
     }
   });
 }
