@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import type { CompositionPage } from "../page/composition-page.js";
@@ -18,7 +18,8 @@ import { refusal } from "./composition/lint-before-render.js";
 import { preflight } from "./composition/preflight.js";
 import { readComposition, type SourceComposition } from "./composition/read-composition.js";
 import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./composition/render-limits.js";
-import { cacheRoot } from "../common/cache.js";
+import { warnIfRebuilt } from "../common/cache.js";
+import { FrameFiles } from "../media/frame-files.js";
 import { prepareMedia, type PreparedMedia } from "./prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { serveProject } from "../web/project-server.js";
@@ -76,9 +77,10 @@ async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: Pac
 }
 
 /** The fonts of every page: the default set through fontconfig and the generic families, and the project's font packages. */
-async function pageFonts(packages: PackageLookup): Promise<PageSetup["fonts"]> {
-  const [fontconfigFile, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
-  return { fontconfigFile, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
+async function pageFonts(packages: PackageLookup, warn: (code: string, message: string) => void): Promise<PageSetup["fonts"]> {
+  const [fontconfig, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
+  warnIfRebuilt(fontconfig.entry, "the default fonts", warn);
+  return { fontconfigFile: fontconfig.file, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
 }
 
 /** The load stage: everything before the plan. */
@@ -96,7 +98,9 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
   await preflight(source, options, optionName, emit, signal);
 
   const projectRoot = dirname(source.file);
-  const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
+  const warn = warnOnce(emit);
+  const frames = new FrameFiles(warn);
+  const server = await serveProject(projectRoot, frames);
   context.cleanups.push(() => server.close());
 
   // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
@@ -110,8 +114,8 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
     pool: context.pool,
     readyTimeoutMs: request.readyTimeoutMs,
     instances: request.instances,
-    warn: warnOnce(emit),
-    fonts: await pageFonts(packages),
+    warn,
+    fonts: await pageFonts(packages, warn),
   };
   const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
   const media = await prepareMedia([firstPage], {
@@ -121,6 +125,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
     fps: options.fps,
     image: frameImageFormat(options.format),
     signal,
+    frames,
   });
   const { info } = firstPage;
   await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
