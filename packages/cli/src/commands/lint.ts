@@ -26,10 +26,10 @@ export function registerLint(program: Command): void {
         if (html !== undefined) files.push(file);
         return html;
       };
-      const knownFontFamily = await fontFamilyCatalog(dirname(entry.file));
       const projectDir = dirname(entryFile);
+      const fonts = await fontFamilyCatalog(dirname(entry.file), projectDir);
       const assets = { check: projectAssetCheck(projectDir), network: options.network };
-      const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily, assets });
+      const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems, assets });
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
       process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;
     });

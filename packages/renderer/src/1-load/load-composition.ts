@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
+import { FONT_PACKAGE_CODE, FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import type { CompositionPage } from "../page/composition-page.js";
 import type { CaptureMode } from "../page/frame-capturer.js";
@@ -7,7 +7,8 @@ import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, typ
 import { startPolicyProxy } from "../web/policy-proxy.js";
 import { projectFontsScript } from "../web/fonts/project-fonts-script.js";
 import { defaultFontconfig, GENERIC_FAMILIES } from "../web/fonts/default-fonts.js";
-import { projectFontRules } from "../web/local/fontsource.js";
+import { projectFontPackages, type InstalledFontPackage } from "../web/local/fontsource.js";
+import { describePackageProblem } from "../web/local/package-problem.js";
 import { createLocalWeb } from "../web/local/local-resolver.js";
 import type { PackageLookup } from "../web/local/npm-package.js";
 import { frameImageFormat } from "../common/frame-image.js";
@@ -76,11 +77,16 @@ async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: Pac
   return { policy, ruling, onRefused, local, proxy: proxy.url };
 }
 
-/** The fonts of every page: the default set through fontconfig and the generic families, and the project's font packages. */
-async function pageFonts(packages: PackageLookup, warn: (code: string, message: string) => void): Promise<PageSetup["fonts"]> {
-  const [fontconfig, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
+/**
+ * The fonts of every page: the default set through fontconfig and the generic families, and the
+ * project's font packages, each file that keeps one from being used told; and the packages found.
+ */
+async function pageFonts(packages: PackageLookup, warn: (code: string, message: string) => void): Promise<{ fonts: PageSetup["fonts"]; installed: InstalledFontPackage[] }> {
+  const [fontconfig, { rules, installed, problems }] = await Promise.all([defaultFontconfig(), projectFontPackages(packages)]);
   warnIfRebuilt(fontconfig.entry, "the default fonts", warn);
-  return { fontconfigFile: fontconfig.file, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
+  for (const problem of problems) warn(FONT_PACKAGE_CODE, describePackageProblem(problem));
+  const fonts = { fontconfigFile: fontconfig.file, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
+  return { fonts, installed };
 }
 
 /** The load stage: everything before the plan. */
@@ -106,6 +112,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
   // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
   const packages: PackageLookup = { root: projectRoot, parents: request.network === undefined };
   const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, context);
+  const { fonts, installed } = await pageFonts(packages, warn);
   const setup: PageSetup = {
     composition: source,
     options,
@@ -115,7 +122,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
     readyTimeoutMs: request.readyTimeoutMs,
     instances: request.instances,
     warn,
-    fonts: await pageFonts(packages, warn),
+    fonts,
   };
   const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
   const media = await prepareMedia([firstPage], {
@@ -128,7 +135,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
     frames,
   });
   const { info } = firstPage;
-  await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
+  await warnOfFontFallbacks(firstPage, { projectRoot, baseUrl: server.baseUrl, installed }, warn);
   warnOnRootSize(source, info, emit);
   warnOnUnavailableGraphics(info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.

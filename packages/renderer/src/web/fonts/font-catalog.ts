@@ -2,8 +2,9 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
+import type { FontPackageProblem } from "@compose/core";
 import { readProjectFile } from "../../common/project-file.js";
-import { installedFontFamilies } from "../local/fontsource.js";
+import { installedPackageOf, projectFontPackages } from "../local/fontsource.js";
 import { parseGoogleFontsUrl } from "../local/google-fonts-url.js";
 import { defaultFamilyFor } from "./default-fonts.js";
 
@@ -48,13 +49,25 @@ async function systemFamilies(): Promise<string[]> {
   }
 }
 
-/**
- * Whether a family named in the project can be drawn as itself: a name of the default set, a
- * family of the project's font packages, @font-face rules or Google Fonts stylesheets, or one of
- * this machine's fonts.
- */
-export async function fontFamilyCatalog(projectRoot: string): Promise<(family: string) => boolean> {
-  const [packages, files, system] = await Promise.all([installedFontFamilies({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
-  const known = new Set([...packages, ...files, ...system].map((family) => family.toLowerCase()));
-  return (family) => defaultFamilyFor(family) !== undefined || known.has(family.toLowerCase());
+/** What lint knows of a project's fonts. */
+export interface FontFamilyCatalog {
+  /**
+   * Whether a family named in the project can be drawn as itself: a name of the default set, a
+   * family of the project's font packages (or of a package it has that cannot be used, which
+   * `problems` names instead), @font-face rules or Google Fonts stylesheets, or one of this
+   * machine's fonts.
+   */
+  known(family: string): boolean;
+  /** The files of the project's font packages that keep a package, or a face, from being used, under the project as the caller shows it. */
+  problems: FontPackageProblem[];
+}
+
+/** What lint knows of the fonts of the project at `projectRoot`, shown as `shownRoot`. */
+export async function fontFamilyCatalog(projectRoot: string, shownRoot = projectRoot): Promise<FontFamilyCatalog> {
+  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
+  const known = new Set([...packages.rules.map((rule) => rule.family), ...files, ...system].map((family) => family.toLowerCase()));
+  return {
+    known: (family) => defaultFamilyFor(family) !== undefined || known.has(family.toLowerCase()) || installedPackageOf(family, packages.installed) !== undefined,
+    problems: packages.problems.map((problem) => ({ ...problem, file: join(shownRoot, problem.file) })),
+  };
 }
