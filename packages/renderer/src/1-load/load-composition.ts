@@ -40,7 +40,7 @@ export interface LoadRequest extends OptionNaming {
   captureMode?: CaptureMode;
   /** How long a page may take to load and become ready, and each frame to settle. */
   readyTimeoutMs?: number;
-  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  /** Caps on frames, size and memory; DEFAULT_LIMITS where absent. */
   limits?: Partial<RenderLimits>;
   /** Values for the composition's sub-composition hosts by data-composition-id, in place of their data-variable-values. */
   instances?: Record<string, Record<string, unknown>>;
@@ -123,6 +123,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
     instances: request.instances,
     warn,
     fonts,
+    maxMemory: limits.maxMemory,
   };
   const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
   const media = await prepareMedia([firstPage], {
