@@ -67,10 +67,17 @@ export interface LoadedComposition {
 }
 
 /** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
-async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: LoadContext): Promise<PageNetwork> {
+async function pageNetwork(
+  policy: NetworkPolicy,
+  baseUrl: string,
+  packages: PackageLookup,
+  optionName: (field: string) => string,
+  warn: (code: string, message: string) => void,
+  context: LoadContext,
+): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);
-  const local = createLocalWeb(packages);
+  const local = createLocalWeb(packages, (problem) => warn(FONT_PACKAGE_CODE, describePackageProblem(problem)));
   if (policy.mode === "all") return { policy, ruling, onRefused, local };
   const proxy = await startPolicyProxy(ruling, onRefused);
   context.cleanups.push(() => proxy.close());
@@ -82,7 +89,7 @@ async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: Pac
  * project's font packages, each file that keeps one from being used told; and the packages found.
  */
 async function pageFonts(packages: PackageLookup, warn: (code: string, message: string) => void): Promise<{ fonts: PageSetup["fonts"]; installed: InstalledFontPackage[] }> {
-  const [fontconfig, { rules, installed, problems }] = await Promise.all([defaultFontconfig(), projectFontPackages(packages)]);
+  const [fontconfig, { rules, installed, problems }] = await Promise.all([defaultFontconfig(), projectFontPackages(packages, { checkFontFiles: false })]);
   warnIfRebuilt(fontconfig.entry, "the default fonts", warn);
   for (const problem of problems) warn(FONT_PACKAGE_CODE, describePackageProblem(problem));
   const fonts = { fontconfigFile: fontconfig.file, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
@@ -111,7 +118,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
 
   // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
   const packages: PackageLookup = { root: projectRoot, parents: request.network === undefined };
-  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, context);
+  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, warn, context);
   const { fonts, installed } = await pageFonts(packages, warn);
   const setup: PageSetup = {
     composition: source,

@@ -107,7 +107,7 @@ async function readManifest(dir: string): Promise<Manifest | string> {
 
 /** Whether `bytes` are what the entry's manifest says `path` holds. */
 export function holdsBytes(entry: CacheEntry, path: string, bytes: Buffer): boolean {
-  const expected = entry.manifest.files[path];
+  const expected = Object.hasOwn(entry.manifest.files, path) ? entry.manifest.files[path] : undefined;
   return expected !== undefined && expected.size === bytes.length && expected.sha256 === sha256(bytes);
 }
 
@@ -126,7 +126,7 @@ async function checkEntry(dir: string, check: CacheCheck): Promise<CacheEntry | 
     if (actual === undefined) return damaged(`${path} is not a regular file`);
     if (actual !== size) return damaged(`${path} is ${actual} bytes, not the ${size} it was written with`);
   }
-  for (const path of found.keys()) if (!(path in manifest.files)) return damaged(`${path} was added after it was filled`);
+  for (const path of found.keys()) if (!Object.hasOwn(manifest.files, path)) return damaged(`${path} was added after it was filled`);
   const entry = { dir, manifest, ino: info.ino };
   if (check.hashes) {
     for (const path of Object.keys(manifest.files)) {
@@ -153,12 +153,12 @@ async function removeDamagedAt(dir: string, ino: number): Promise<void> {
   await rm(aside, { recursive: true, force: true });
 }
 
-/** Entries being checked or filled by this process: a second request for one waits for the first. */
+/** Entries being checked, filled or refilled by this process: a second request for one of these waits for the first. */
 const pending = new Map<string, Promise<CacheEntry>>();
 
-function once(dir: string, task: () => Promise<CacheEntry>): Promise<CacheEntry> {
-  const running = pending.get(dir) ?? task().finally(() => pending.delete(dir));
-  pending.set(dir, running);
+function once(task: string, run: () => Promise<CacheEntry>): Promise<CacheEntry> {
+  const running = pending.get(task) ?? run().finally(() => pending.delete(task));
+  pending.set(task, running);
   return running;
 }
 
@@ -167,7 +167,7 @@ function once(dir: string, task: () => Promise<CacheEntry>): Promise<CacheEntry>
  * filled again when the one there is unfinished or damaged (`rebuilt` then says what was wrong).
  */
 export function cachedDirectory(dir: string, fill: (tempDir: string) => Promise<void>, check: CacheCheck): Promise<CacheEntry> {
-  return once(dir, async () => {
+  return once(`use ${dir}`, async () => {
     const found = await checkEntry(dir, check);
     if (found && !("damage" in found)) return found;
     if (found) await removeDamagedAt(dir, found.ino);
@@ -180,7 +180,8 @@ export function cachedDirectory(dir: string, fill: (tempDir: string) => Promise<
  * which, and how). Renders of this process that find it damaged meanwhile share the refill.
  */
 export function refillDirectory(entry: CacheEntry, damage: string, fill: (tempDir: string) => Promise<void>, check: CacheCheck): Promise<CacheEntry> {
-  return once(entry.dir, async () => {
+  // Apart from a check of the same entry that may be running: that one could find it sound, its damage being in bytes it does not read.
+  return once(`refill ${entry.dir}`, async () => {
     await removeDamaged(entry);
     return { ...(await fillEntry(entry.dir, fill, check)), rebuilt: damage };
   });

@@ -36,7 +36,7 @@ export class FrameFiles implements RendererFiles {
   async read(path: string): Promise<Buffer | undefined> {
     const [, key, name] = FRAME_PATH.exec(path) ?? [];
     const held = key === undefined ? undefined : this.held.get(key);
-    if (!held || name === undefined || !(name in held.entry.manifest.files)) return undefined;
+    if (!held || name === undefined || !Object.hasOwn(held.entry.manifest.files, name)) return undefined;
     for (let attempt = 1; ; attempt++) {
       const entry = held.entry;
       const bytes = await readFile(join(entry.dir, name)).catch(() => undefined);

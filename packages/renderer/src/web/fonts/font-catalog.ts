@@ -64,7 +64,7 @@ export interface FontFamilyCatalog {
 
 /** What lint knows of the fonts of the project at `projectRoot`, shown as `shownRoot`. */
 export async function fontFamilyCatalog(projectRoot: string, shownRoot = projectRoot): Promise<FontFamilyCatalog> {
-  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
+  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }, { checkFontFiles: true }), familiesOfFiles(projectRoot), systemFamilies()]);
   const known = new Set([...packages.rules.map((rule) => rule.family), ...files, ...system].map((family) => family.toLowerCase()));
   return {
     known: (family) => defaultFamilyFor(family) !== undefined || known.has(family.toLowerCase()) || installedPackageOf(family, packages.installed) !== undefined,

@@ -64,43 +64,37 @@ function descriptor(block: string, name: string): string | undefined {
   return new RegExp(`${name}\\s*:\\s*([^;]+);`).exec(block)?.[1]?.trim();
 }
 
-/** A face's rule with the files it names that are whole: a damaged file is left out of `src` (and named), a face with none left is dropped. */
-async function checkedRule(pkg: InstalledPackage, base: string, family: string, block: string, problems: Map<string, FontPackageProblem>): Promise<FontFaceRule | undefined> {
-  const sources: string[] = [];
-  for (const source of (descriptor(block, "src") ?? "").split(/,(?![^(]*\))/)) {
-    const url = /url\(\s*['"]?([^'")]+)['"]?\s*\)/.exec(source)?.[1];
-    if (url === undefined) continue;
-    const path = join(base, url).slice(1);
-    const bytes = await readPackageFile(pkg, path);
-    const problem = bytes === undefined ? "is missing or cannot be read" : fontFileProblem(bytes, path);
-    if (problem !== undefined) {
-      const file = `${pkg.shown}/${path}`;
-      problems.set(file, { file, problem: `${problem}, so text in its face is drawn with another font` });
-      continue;
-    }
-    sources.push(source.trim().replace(/url\(\s*['"]?([^'")]+)['"]?\s*\)/, `url(${JSON.stringify(packageFileUrl(pkg, path))})`));
-  }
-  if (sources.length === 0) return undefined;
-  return {
-    family,
-    style: descriptor(block, "font-style") ?? "normal",
-    weight: descriptor(block, "font-weight") ?? "400",
-    unicodeRange: descriptor(block, "unicode-range"),
-    src: sources.join(", "),
-  };
+/**
+ * A face's rule, renamed to `family`, its files named by CDN URLs of the package; `files` gets the
+ * package path of the file the browser loads (the first: WOFF2, before a WOFF it would fall back to).
+ */
+function ruleOf(pkg: InstalledPackage, base: string, family: string, block: string, files: Set<string>): FontFaceRule {
+  const paths: string[] = [];
+  const src = (descriptor(block, "src") ?? "").replace(/url\(\s*['"]?([^'")]+)['"]?\s*\)/g, (_, url: string) => {
+    paths.push(join(base, url).slice(1));
+    return `url(${JSON.stringify(packageFileUrl(pkg, paths.at(-1)!))})`;
+  });
+  if (paths[0] !== undefined) files.add(paths[0]);
+  return { family, style: descriptor(block, "font-style") ?? "normal", weight: descriptor(block, "font-weight") ?? "400", unicodeRange: descriptor(block, "unicode-range"), src };
 }
 
 /** The @font-face rules of one of the package's stylesheets, renamed to `family`; undefined when the package has no such file. */
-async function rulesOf(pkg: InstalledPackage, cssFile: string, family: string, problems: Map<string, FontPackageProblem>): Promise<FontFaceRule[] | undefined> {
+async function rulesOf(pkg: InstalledPackage, cssFile: string, family: string, files: Set<string>): Promise<FontFaceRule[] | undefined> {
   const css = await readPackageFile(pkg, cssFile);
   if (css === undefined) return undefined;
   const base = dirname(`/${cssFile}`);
-  const rules: FontFaceRule[] = [];
-  for (const [, block] of css.toString("utf8").matchAll(/@font-face\s*{([^}]*)}/g)) {
-    const rule = await checkedRule(pkg, base, family, block!, problems);
-    if (rule) rules.push(rule);
-  }
-  return rules;
+  return [...css.toString("utf8").matchAll(/@font-face\s*{([^}]*)}/g)].map(([, block]) => ruleOf(pkg, base, family, block!, files));
+}
+
+/** Whether `name` is a font package: its font files are checked as they are read. */
+export function isFontPackage(name: string): boolean {
+  return name.startsWith(`${STATIC_SCOPE}/`) || name.startsWith(`${VARIABLE_SCOPE}/`);
+}
+
+/** What is wrong with a font file of a font package (undefined when it looks whole), as the problem naming it. */
+export function fontFileProblemOf(pkg: Pick<InstalledPackage, "shown">, path: string, bytes: Buffer | undefined): FontPackageProblem | undefined {
+  const problem = bytes === undefined ? "is missing or cannot be read" : fontFileProblem(bytes, path);
+  return problem === undefined ? undefined : { file: `${pkg.shown}/${path}`, problem: `${problem}, so text in its face is drawn with another font` };
 }
 
 /** The stylesheets of a package that hold `face`, or undefined when it has no file for it. */
@@ -125,10 +119,11 @@ function describeFace(face: RequestedFace): string {
 }
 
 /**
- * What a package holds of `request`: its rules (and the files of them that are damaged); `lacks`
- * naming a face it has no file for; or the file that keeps it from answering.
+ * What a package holds of `request`: its rules (and the package paths of the font files the
+ * browser loads for them); `lacks` naming a face it has no file for; or the file that keeps it
+ * from answering.
  */
-type PackageAnswer = { rules: FontFaceRule[]; problems: FontPackageProblem[] } | { lacks: string } | { problem: FontPackageProblem };
+type PackageAnswer = { rules: FontFaceRule[]; files: string[] } | { lacks: string } | { problem: FontPackageProblem };
 
 async function rulesFromPackage(font: FontPackage, request: RequestedFamily): Promise<PackageAnswer> {
   const files = new Set<string>();
@@ -138,13 +133,13 @@ async function rulesFromPackage(font: FontPackage, request: RequestedFamily): Pr
     for (const file of found) files.add(file);
   }
   const rules: FontFaceRule[] = [];
-  const problems = new Map<string, FontPackageProblem>();
+  const fontFiles = new Set<string>();
   for (const file of files) {
-    const found = await rulesOf(font.pkg, file, request.family, problems);
+    const found = await rulesOf(font.pkg, file, request.family, fontFiles);
     if (!found) return { problem: { file: `${font.pkg.shown}/${file}`, problem: "is missing, though metadata.json lists its faces, so they are not used" } };
     rules.push(...found);
   }
-  return { rules, problems: [...problems.values()] };
+  return { rules, files: [...fontFiles] };
 }
 
 /** The faces a package has, in words: "weights 400, 700, normal and italic". */
@@ -209,10 +204,13 @@ export interface ProjectFontPackages {
 
 /**
  * Every face of every font package the project has: the families `font-family` may name without
- * a stylesheet. A package that cannot be read is left out, a damaged font file left out of its
- * face, each named in `problems`.
+ * a stylesheet. A package that cannot be read is left out, and named in `problems`; with
+ * `checkFontFiles` (lint), so is every font file of theirs a browser would load that is no font
+ * or is cut short. A render checks only the files its pages load, as it serves them
+ * (createLocalWeb): reading every file of every package would cost it half a second with a few
+ * large families.
  */
-export async function projectFontPackages(lookup: PackageLookup): Promise<ProjectFontPackages> {
+export async function projectFontPackages(lookup: PackageLookup, options: { checkFontFiles: boolean }): Promise<ProjectFontPackages> {
   const rules: FontFaceRule[] = [];
   const problems: FontPackageProblem[] = [];
   const families = new Set<string>();
@@ -228,9 +226,13 @@ export async function projectFontPackages(lookup: PackageLookup): Promise<Projec
     const answer = await rulesFromPackage(font, { family: metadata.family, faces });
     if ("problem" in answer) problems.push(answer.problem);
     if (!("rules" in answer)) continue;
-    problems.push(...answer.problems);
     families.add(metadata.family);
     rules.push(...answer.rules);
+    if (!options.checkFontFiles) continue;
+    for (const path of answer.files) {
+      const problem = fontFileProblemOf(font.pkg, path, await readPackageFile(font.pkg, path));
+      if (problem) problems.push(problem);
+    }
   }
   return { rules, installed, problems };
 }

@@ -1,7 +1,7 @@
 import { extname } from "node:path";
 import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
-import { familySlug } from "@compose/core";
-import { fontFaceCss, fontsourceRules } from "./fontsource.js";
+import { familySlug, type FontPackageProblem } from "@compose/core";
+import { fontFaceCss, fontFileProblemOf, fontsourceRules, isFontPackage } from "./fontsource.js";
 import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl, type RequestedFamily } from "./google-fonts-url.js";
 import { lookUpPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
 import { describePackageProblem } from "./package-problem.js";
@@ -66,8 +66,12 @@ interface Answer {
   missingFamilies?: string[];
 }
 
-/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
-export function createLocalWeb(lookup: PackageLookup): LocalWeb {
+/**
+ * Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds.
+ * A font file of a font package that is no font or is cut short is answered as it is (the browser
+ * refuses it, and draws with another source or font), and told to `onFontFileProblem`, once.
+ */
+export function createLocalWeb(lookup: PackageLookup, onFontFileProblem: (problem: FontPackageProblem) => void = () => undefined): LocalWeb {
   const answers = new Map<string, Promise<Answer>>();
 
   const resolveCdn = async (file: CdnFile): Promise<Answer> => {
@@ -75,6 +79,8 @@ export function createLocalWeb(lookup: PackageLookup): LocalWeb {
     if (invalid) return { refused: describePackageProblem(invalid) };
     if (!pkg || pkg.version !== file.version) return { refused };
     const found = await cdnFileBody(pkg, file);
+    const problem = found && isFontPackage(pkg.name) ? fontFileProblemOf(pkg, found.path, found.body) : undefined;
+    if (problem) onFontFileProblem(problem);
     return { response: found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body } };
   };
 
