@@ -268,3 +268,22 @@ export async function limited<T>(limit: number, tasks: Array<() => Promise<T>>):
  * shared with other work can be several times slower than an idle one.
  */
 export const RENDER_HOOK_TIMEOUT_MS = 300_000;
+
+/**
+ * The memory the browsers below `pid` hold, as the renderer's limit counts it: each process's
+ * private pages and the shared memory it maps (RssAnon + RssShmem), their programs left out.
+ */
+export function browserMemory(pid: number): number {
+  let total = 0;
+  for (const info of descendantsOf(pid)) {
+    if (!info.cmdline.includes("chromium")) continue;
+    try {
+      const status = readFileSync(`/proc/${info.pid}/status`, "utf8");
+      const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+      total += (kib("RssAnon") + kib("RssShmem")) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}

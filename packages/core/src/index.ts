@@ -29,6 +29,7 @@ export { parseVariableDeclarations, type DeclarationFinding, type DeclarationFin
 export { MAX_VARIABLES_DEPTH, parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
 export { validateVariableValues, type VariableIssue } from "./variables/validate-values.js";
 export { resolveVariableValues } from "./variables/resolve-values.js";
+export { describeValue } from "./variables/value-types.js";
 
 export { parseComposition } from "./html/parse-composition.js";
 export type {
@@ -56,8 +57,8 @@ export {
   type CompositionMedia,
 } from "./metadata/extract-metadata.js";
 
-export { LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
-export type { LintFinding } from "./lint/types.js";
+export { FONT_PACKAGE_CODE, LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
+export type { FontPackageProblem, LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
 export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
 export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";

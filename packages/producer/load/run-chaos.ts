@@ -4,7 +4,12 @@
  * or at a frame, run out of memory, navigate away, ask for a billion frames or a 100000 px
  * width, frame a service on the server's loopback network, name a composition outside the
  * projects directory, embed a FIFO, a 400 MB file or a link out of the project, draw an SVG
- * <use> bomb, declare a duration of 1e-9 s, or send a `__proto__` key. It fails (exit 1) unless
+ * <use> bomb, declare a duration of 1e-9 s, send a `__proto__` key, hold typed arrays or canvases
+ * past --max-memory, or carry a font package that cannot be read (a package.json that is not JSON,
+ * a metadata.json of the wrong shape, a damaged WOFF2). Before them, one after the other, two
+ * renders fill the server's empty cache at once, then a font of the cache is truncated, its
+ * fonts.conf emptied, a font deleted and an extracted frame overwritten, each before a render that
+ * must repair it with a cache-rebuilt warning. It fails (exit 1) unless
  * every good request completes, every hostile one ends with its own code (and message, where one
  * is given), or, for the loopback service, completes with a network-refused warning and the
  * service never hears from it, the slots come back (two more good requests complete), a request
@@ -15,9 +20,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, open, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, symlink, truncate, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { BLOCKER, TINY } from "../test/support/compositions.js";
 import { eventually, openStream, request } from "../test/support/http.js";
 import { leftoverProcesses, spawnServe } from "../test/support/serve.js";
@@ -31,6 +38,9 @@ const GRACE_S = 6;
 /** SIGTERM ends the server within its grace; this is for the signal to arrive and the process to exit. */
 const STOP_MARGIN_MS = 500;
 const TIMEOUT_S = Number(process.env.CHAOS_TIMEOUT_S ?? 300);
+
+/** What each page's browser may hold: above the script heap's own cap (1 GiB), so a page that fills its heap still crashes as it did. */
+const MAX_MEMORY = "1.5G";
 
 const page = (id: string, options: { width?: number; duration?: number; after?: string; body?: string } = {}) => `<!doctype html>
 <html><head><meta charset="utf-8"><style>* { margin: 0; } #stage { width: ${options.width ?? 320}px; height: 180px; background: #204080; }</style></head>
@@ -56,6 +66,23 @@ function useBomb(): string {
   return `<svg width="320" height="180"><defs>${defs.join("")}</defs><use href="#l8"/></svg>`;
 }
 
+/** A font package of this repository's, which the font package probes copy and damage. */
+const FONT_PACKAGE = dirname(createRequire(import.meta.url).resolve("@fontsource/space-mono/package.json"));
+const WOFF2 = "files/space-mono-latin-400-normal.woff2";
+
+/** Text in the family of FONT_PACKAGE. */
+const mono = (id: string) => page(id, { body: `<p style="font: 40px 'Space Mono', serif; color: #fff">Ag Mono</p>` });
+
+/** How each font package probe's copy of FONT_PACKAGE is damaged. */
+const PACKAGE_DAMAGE: Record<string, (pkg: string) => Promise<void>> = {
+  "package-json": (pkg) => writeFile(join(pkg, "package.json"), '{ name: "@fontsource/space-mono" }'),
+  "metadata-styles": async (pkg) => writeFile(join(pkg, "metadata.json"), JSON.stringify({ ...JSON.parse(await readFile(join(pkg, "metadata.json"), "utf8")), styles: "normal" })),
+  "damaged-woff2": async (pkg) => writeFile(join(pkg, WOFF2), (await readFile(join(pkg, WOFF2))).subarray(0, 1000)),
+};
+
+/** A page that keeps what `perFrame` allocates at every frame, to exceed --max-memory. */
+const grows = (id: string, perFrame: string) => page(id, { duration: 2, after: `<script>window.kept = []; __compose.onSeek(() => { if (window.kept.length < 64) ${perFrame} });</script>` });
+
 /** Project files that are not plain HTML: made after the probes' index.html files are written. */
 async function makeHostileFiles(projects: string): Promise<void> {
   execFileSync("mkfifo", [join(projects, "fifo", "card.html")]);
@@ -64,6 +91,12 @@ async function makeHostileFiles(projects: string): Promise<void> {
   await huge.truncate(400 * 1024 * 1024);
   await huge.close();
   await symlink("/etc/passwd", join(projects, "link-out", "card.html"));
+  for (const [project, damage] of Object.entries(PACKAGE_DAMAGE)) {
+    const pkg = join(projects, project, "node_modules", "@fontsource", "space-mono");
+    await cp(FONT_PACKAGE, pkg, { recursive: true });
+    await damage(pkg);
+  }
+  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=1", "-pix_fmt", "yuv420p", join(projects, "video", "clip.mp4")]);
 }
 
 function probes(servicePort: number): Record<string, Probe & { html?: string }> {
@@ -105,7 +138,55 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
     "an SVG <use> bomb": { composition: "bomb", html: page("bomb", { body: useBomb() }), expect: { event: "failed", code: "page-hung", message: "laying out or painting" } },
     "a duration of 1e-9 s": { composition: "tiny-duration", html: page("tiny-duration", { duration: 1e-9 }), expect: { event: "failed", code: "invalid-composition", message: "from 0.001 to 10000000000" } },
     "a __proto__ key": { composition: "good", body: JSON.parse('{"__proto__": {"admin": true}}'), expect: { status: 400, code: "forbidden-key" } },
+    "a font package.json that is not JSON": { composition: "package-json", html: mono("package-json"), expect: { event: "finished", warning: "font-package-invalid" } },
+    'a font metadata.json with "styles": "normal"': { composition: "metadata-styles", html: mono("metadata-styles"), expect: { event: "finished", warning: "font-package-invalid" } },
+    "a damaged WOFF2 in a font package": { composition: "damaged-woff2", html: mono("damaged-woff2"), expect: { event: "finished", warning: "font-package-invalid" } },
+    "typed arrays past --max-memory": {
+      composition: "typed-arrays",
+      html: grows("typed-arrays", "{ const bytes = new Uint8Array(256 * 1024 * 1024); bytes.fill(1); window.kept.push(bytes); }"),
+      expect: { event: "failed", code: "limit-exceeded", message: `over the limit of ${MAX_MEMORY}` },
+    },
+    "canvases past --max-memory": {
+      composition: "canvases",
+      html: grows(
+        "canvases",
+        'for (let i = 0; i < 4; i++) { const canvas = document.createElement("canvas"); canvas.width = 4096; canvas.height = 4096; const context = canvas.getContext("2d"); context.fillStyle = "red"; context.fillRect(0, 0, 4096, 4096); context.getImageData(0, 0, 1, 1); window.kept.push(canvas); }',
+      ),
+      expect: { event: "failed", code: "limit-exceeded", message: "raise the limit with --max-memory" },
+    },
   };
+}
+
+/** A composition showing the clip makeHostileFiles made: it fills the frames cache. */
+const VIDEO = page("video", { body: `<video src="clip.mp4" data-start="0" data-duration="0.5" muted style="width: 160px; height: 90px"></video>` });
+
+/** The one entry under a folder of the server's cache. */
+async function cacheEntry(cache: string, folder: "fonts" | "frames"): Promise<string> {
+  const [entry] = (await readdir(join(cache, folder))).filter((name) => !name.includes("."));
+  return join(cache, folder, entry!);
+}
+
+/**
+ * The damaged-cache probes, one after the other before the mix, as they share the server's cache:
+ * two renders fill the empty cache at once, then each damage is found and repaired by the next
+ * render, which finishes with a cache-rebuilt warning.
+ */
+function cacheProbes(cache: string): Array<{ kind: string; damage?: () => Promise<void>; probes: Probe[] }> {
+  const rebuilt: Probe = { composition: "video", expect: { event: "finished", warning: "cache-rebuilt" } };
+  return [
+    { kind: "two renders fill an empty cache at once", probes: [{ composition: "video", expect: { event: "finished" } }, { composition: "video", expect: { event: "finished" } }] },
+    { kind: "a truncated font in the cache", damage: async () => truncate(join(await cacheEntry(cache, "fonts"), "files", "inter-latin-wght-normal.ttf"), 1000), probes: [rebuilt] },
+    { kind: "an empty fonts.conf in the cache", damage: async () => writeFile(join(await cacheEntry(cache, "fonts"), "fonts.conf"), ""), probes: [rebuilt] },
+    { kind: "a font deleted from the cache", damage: async () => rm(join(await cacheEntry(cache, "fonts"), "files", "tinos-latin-400-normal.ttf")), probes: [rebuilt] },
+    {
+      kind: "an extracted frame overwritten",
+      damage: async () => {
+        const frame = join(await cacheEntry(cache, "frames"), "frame_000005.jpg");
+        await writeFile(frame, randomBytes((await readFile(frame)).length));
+      },
+      probes: [rebuilt],
+    },
+  ];
 }
 
 interface Outcome {
@@ -164,10 +245,16 @@ async function main(): Promise<void> {
       await writeFile(join(root, "projects", probe.composition, "index.html"), probe.html);
     }
   }
+  await mkdir(join(root, "projects", "video"));
+  await writeFile(join(root, "projects", "video", "index.html"), VIDEO);
   await makeHostileFiles(join(root, "projects"));
   await writeFile(join(root, "projects", "blocker.html"), BLOCKER);
-  const args = ["--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--shutdown-grace", String(GRACE_S), "--projects", join(root, "projects"), "--outputs", join(root, "outputs")];
-  const server = await spawnServe(args, { env: { COMPOSE_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS), TMPDIR: serverTmp } }).ready;
+  const cache = join(root, "cache");
+  const args = [
+    "--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--shutdown-grace", String(GRACE_S),
+    "--projects", join(root, "projects"), "--outputs", join(root, "outputs"), "--max-memory", MAX_MEMORY,
+  ];
+  const server = await spawnServe(args, { env: { COMPOSE_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS), TMPDIR: serverTmp, COMPOSE_CACHE_DIR: cache } }).ready;
   const deadline = setTimeout(() => {
     console.error(`chaos: not finished within ${TIMEOUT_S} s; stopping`);
     server.child.kill("SIGKILL");
@@ -175,6 +262,13 @@ async function main(): Promise<void> {
   }, TIMEOUT_S * 1000);
 
   const base = server.url;
+  const cacheOutcomes: Outcome[] = [];
+  for (const { kind, damage, probes: sent } of cacheProbes(cache)) {
+    await damage?.();
+    cacheOutcomes.push(...(await Promise.all(sent.map((probe) => send(base, kind, probe)))));
+  }
+  for (const outcome of cacheOutcomes) if (!outcome.ok) problem(`${outcome.kind}: ended with ${outcome.got}`);
+
   const started = Date.now();
   const kinds = Object.keys(all);
   const mix = Array.from({ length: ROUNDS }, () => kinds).flat();
@@ -217,19 +311,27 @@ async function main(): Promise<void> {
   const outputs = await readdir(join(root, "outputs")).catch(() => []);
   const partial = outputs.filter((name) => name.startsWith("."));
   if (partial.length > 0) problem(`partial outputs left: ${partial.join(", ")}`);
-  const goodCount = outcomes.filter((outcome) => outcome.kind === "good" && outcome.ok).length + after.filter((outcome) => outcome.ok).length;
-  if (outputs.length !== goodCount + outcomes.filter((outcome) => outcome.kind === "frames a loopback service" && outcome.ok).length) {
-    problem(`${outputs.length} outputs for ${goodCount} good and the refused-network renders`);
-  }
+  // Every render that finished as expected left its output, and no other did.
+  const expectsFinished = (outcome: Outcome) => {
+    const expected = all[outcome.kind]!.expect;
+    return "event" in expected && expected.event === "finished";
+  };
+  const finished = [...outcomes.filter(expectsFinished), ...after, ...cacheOutcomes].filter((outcome) => outcome.ok).length;
+  if (outputs.length !== finished) problem(`${outputs.length} outputs for ${finished} finished renders`);
   await rm(root, { recursive: true, force: true });
 
-  console.log(`chaos: ${mix.length} requests (${ROUNDS} of each kind) at once, limit ${LIMIT}, ready timeout ${READY_TIMEOUT_MS / 1000} s: ${seconds(chaosMs)}`);
+  console.log(`chaos: first, one after the other, over the server's own cache:`);
+  for (const { kind } of cacheProbes(cache)) {
+    const mine = cacheOutcomes.filter((outcome) => outcome.kind === kind);
+    console.log(`  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ended after ${mine.map((outcome) => seconds(outcome.ms)).join(", ")}`);
+  }
+  console.log(`chaos: ${mix.length} requests (${ROUNDS} of each kind) at once, limit ${LIMIT}, ready timeout ${READY_TIMEOUT_MS / 1000} s, --max-memory ${MAX_MEMORY}: ${seconds(chaosMs)}`);
   for (const kind of kinds) {
     const mine = outcomes.filter((outcome) => outcome.kind === kind);
     const times = mine.map((outcome) => outcome.ms);
     const expected = all[kind]!.expect;
     const wanted = "status" in expected ? `${expected.status} ${expected.code}` : expected.event === "failed" ? [expected.code, expected.orCode].filter(Boolean).join(" or ") : `finished${expected.warning ? ` + ${expected.warning}` : ""}`;
-    console.log(`  ${kind.padEnd(36)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(28)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
+    console.log(`  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(32)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
   }
   console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);
   console.log(`  a running render cancelled (DELETE ${cancel?.status}) after ${seconds(cancelMs)}; SIGTERM with ${LIMIT} renders running ended the server after ${seconds(stopMs)} (grace ${GRACE_S} s)`);

@@ -31,8 +31,8 @@ export async function lintEntry(entry: CompositionEntry, network: NetworkMode, o
     if (text !== undefined) texts.set(file, text);
     return text;
   };
-  const fonts = await fontFamilyCatalog(dirname(entry.file));
+  const fonts = await fontFamilyCatalog(dirname(entry.file), projectDir);
   const assets = { check: projectAssetCheck(projectDir), network, onRemote };
-  const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, assets });
+  const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems, assets });
   return { findings, files: [...texts.keys()], texts, fonts };
 }

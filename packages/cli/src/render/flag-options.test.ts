@@ -52,6 +52,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   maxFrames: { argv: ["--max-frames=900"] },
   maxWidth: { argv: ["--max-width=1920"] },
   maxHeight: { argv: ["--max-height=1080"] },
+  maxMemory: { argv: ["--max-memory=1G"] },
   acceptRequestHosts: { argv: ["--accept-request-hosts"] },
 };
 

@@ -29,7 +29,7 @@ export interface LoadRequest extends OptionNaming {
   captureMode?: CaptureMode;
   /** How long a page may take to load and become ready, and each frame to settle. */
   readyTimeoutMs?: number;
-  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  /** Caps on frames, size and memory; DEFAULT_LIMITS where absent. */
   limits?: Partial<RenderLimits>;
   /** Values for the composition's sub-composition hosts by data-composition-id, in place of their data-variable-values. */
   instances?: Record<string, Record<string, unknown>>;
@@ -69,9 +69,9 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
   if (declared !== undefined) checkFrames(source.id, declared, options.fps, limits);
   await preflight(source, options, optionName, emit, signal);
 
-  const { setup, firstPage, mode, media, projectRoot, baseUrl } = await openComposition(source, request, context, { videoFrames: true });
+  const { setup, firstPage, mode, media, fonts } = await openComposition(source, request, context, { videoFrames: true, limits });
   const { info } = firstPage;
-  await warnOfFontFallbacks(await firstPage.fontFallbacks(), projectRoot, baseUrl, setup.warn);
+  await warnOfFontFallbacks(await firstPage.fontFallbacks(), fonts, setup.warn);
   warnOnRootSize(source, info, emit);
   warnOnUnavailableGraphics(info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.

@@ -24,6 +24,8 @@ export interface PageSetup {
   instances: Record<string, Record<string, unknown>> | undefined;
   /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
   warn: (code: string, message: string) => void;
+  /** Bytes of memory each page's browser may hold. */
+  maxMemory: number;
 }
 
 export function warnOnce(emit: (event: RenderEvent) => void): (code: string, message: string) => void {
@@ -65,6 +67,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         allowMissingAssets: options.allowMissingAssets,
         warn: setup.warn,
         fonts: setup.fonts.page,
+        maxMemory: setup.maxMemory,
       }),
     ),
   );

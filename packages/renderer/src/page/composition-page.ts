@@ -1,4 +1,4 @@
-import { TimeoutError, type BrowserContext, type CDPSession, type Protocol } from "puppeteer-core";
+import { TimeoutError, type BrowserContext, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
@@ -8,6 +8,8 @@ import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
 import { newPage } from "./new-page.js";
 import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";
+import { formatMemorySize } from "../common/memory-size.js";
+import { watchMemory } from "./memory-watch.js";
 import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
@@ -26,6 +28,8 @@ export interface CompositionPageOptions {
   warn: (code: string, message: string) => void;
   /** What generic families are drawn with (Page.setFontFamilies), and a script that adds the project's fonts to every document. */
   fonts?: { generic: Protocol.Page.FontFamilies; script?: string };
+  /** Bytes of memory the page's browser may hold (watchMemory); unbounded when absent. */
+  maxMemory?: number;
 }
 
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
@@ -130,6 +134,24 @@ async function waitUntilReady(cdp: CDPSession, watch: PageWatch, assets: AssetWa
   return outcome.result.value as CompositionInfo;
 }
 
+/** Fails the page as limit-exceeded once its browser holds more than `limit` bytes, its renderers killed; watched while the page is open. */
+function boundMemory(page: Page, watch: PageWatch, limit: number | undefined): void {
+  const browser = page.browser();
+  const pid = browser.process()?.pid;
+  if (pid === undefined || limit === undefined) return;
+  const stop = watchMemory(pid, limit, (held) =>
+    watch.fail(
+      new RenderError(
+        "limit-exceeded",
+        `the page held ${formatMemorySize(held)} of memory ${watch.where}, over the limit of ${formatMemorySize(limit)} (its script heap, typed arrays, canvases and images): use less, or raise the limit with --max-memory`,
+      ),
+    ),
+  );
+  // A kept browser outlives the page: the watch ends with whichever goes first.
+  page.once("close", stop);
+  browser.once("disconnected", stop);
+}
+
 export async function openCompositionPage(context: BrowserContext, options: CompositionPageOptions): Promise<CompositionPage> {
   const opened = (async () => {
     const page = await newPage(context, options, options.captureMode);
@@ -139,6 +161,7 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
     throw new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`);
   });
   const watch = new PageWatch(page, cdp);
+  boundMemory(page, watch, options.maxMemory);
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
     height: options.height,

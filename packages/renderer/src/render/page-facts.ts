@@ -1,5 +1,6 @@
 import type { DurationSource } from "@compose/core";
 import { readComposition } from "../1-load/composition/read-composition.js";
+import { resolveLimits } from "../1-load/composition/render-limits.js";
 import type { LoadRequest } from "../1-load/load-composition.js";
 import { openComposition } from "../1-load/open-composition.js";
 import { warnOfFontFallbacks } from "../1-load/warn-font-fallbacks.js";
@@ -43,9 +44,10 @@ function projectPath(url: string, baseUrl: string): string {
 export function loadPageFacts(request: LoadRequest, hooks: RenderHooks = {}): Promise<PageFacts> {
   return withRenderContext(hooks, async (context) => {
     const source = await readComposition(request.composition, context.signal);
-    const { firstPage: page, media, setup, projectRoot, baseUrl } = await openComposition(source, request, context, { videoFrames: false });
+    const { firstPage: page, media, setup, fonts } = await openComposition(source, request, context, { videoFrames: false, limits: resolveLimits(request.limits) });
+    const { baseUrl } = fonts;
     const fallbacks = await page.fontFallbacks();
-    await warnOfFontFallbacks(fallbacks, projectRoot, baseUrl, setup.warn);
+    await warnOfFontFallbacks(fallbacks, fonts, setup.warn);
     const natural = new Map(media.plans.map((plan) => [plan.key, plan.naturalDuration]));
     const described = await page.describeMedia();
     return {

@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import { isGenericFontFamily, type FontSource } from "@compose/core";
+import { isGenericFontFamily, type FontPackageProblem, type FontSource } from "@compose/core";
 import { readProjectFile } from "../../common/project-file.js";
-import { installedFontFamilies } from "../local/fontsource.js";
+import { installedPackageOf, projectFontPackages } from "../local/fontsource.js";
 import { parseGoogleFontsUrl } from "../local/google-fonts-url.js";
 import { defaultFamilyFor } from "./default-fonts.js";
 
@@ -64,15 +64,20 @@ export interface FontCatalog {
    * fonts with that font; else none of its name.
    */
   resolve(family: string): FontResolution;
-  /** Whether the family is drawn as itself: any answer but none. */
+  /**
+   * Whether the family is drawn as itself: any answer but none. A family of a package the project
+   * has but that cannot be used counts as known: `problems` names that package instead.
+   */
   known(family: string): boolean;
+  /** The files of the project's font packages that keep a package, or a face, from being used, under the project as the caller shows it. */
+  problems: FontPackageProblem[];
 }
 
-/** The font catalog of the project at `projectRoot`: its font packages, @font-face rules and Google Fonts stylesheets, the default set, this machine's fonts. */
-export async function fontFamilyCatalog(projectRoot: string): Promise<FontCatalog> {
-  const [packages, files, system] = await Promise.all([installedFontFamilies({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
+/** The font catalog of the project at `projectRoot`, shown as `shownRoot`: its font packages, @font-face rules and Google Fonts stylesheets, the default set, this machine's fonts. */
+export async function fontFamilyCatalog(projectRoot: string, shownRoot = projectRoot): Promise<FontCatalog> {
+  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }, { checkFontFiles: true }), familiesOfFiles(projectRoot), systemFamilies()]);
   const lower = (families: string[]) => new Set(families.map((family) => family.toLowerCase()));
-  const [inPackages, inFiles, inSystem] = [lower(packages), lower(files), lower(system)];
+  const [inPackages, inFiles, inSystem] = [lower(packages.rules.map((rule) => rule.family)), lower(files), lower(system)];
   const resolve = (family: string): FontResolution => {
     const name = family.toLowerCase();
     const ours = defaultFamilyFor(family);
@@ -83,5 +88,9 @@ export async function fontFamilyCatalog(projectRoot: string): Promise<FontCatalo
     if (inSystem.has(name)) return { source: "system", drawnWith: family };
     return { source: "none", drawnWith: undefined };
   };
-  return { resolve, known: (family) => resolve(family).source !== "none" };
+  return {
+    resolve,
+    known: (family) => resolve(family).source !== "none" || installedPackageOf(family, packages.installed) !== undefined,
+    problems: packages.problems.map((problem) => ({ ...problem, file: join(shownRoot, problem.file) })),
+  };
 }
