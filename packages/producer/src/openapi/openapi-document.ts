@@ -1,4 +1,4 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, jsonSchema, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -7,7 +7,6 @@ import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js
 import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-files.js";
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
 import { INFO_SCHEMA_PATH } from "../http/routes.js";
-import { jsonSchema } from "./json-schema.js";
 
 const compositionProperty = {
   type: "string",
