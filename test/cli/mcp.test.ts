@@ -13,7 +13,8 @@ import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/t
 import { jsonSchema, lintOutputSchema, RENDER_OPTIONS, renderFinishedEventSchema, snapshotOutputSchema, type RenderOptionField } from "@compose/core";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fieldsOf } from "../../packages/cli/src/render/flag-options.js";
+import type { FlagField } from "../../packages/cli/src/render/cli-flags.js";
+import { fieldsOf, flagName } from "../../packages/cli/src/render/flag-options.js";
 import { childEnv, CLI_BIN, runCli, taggedProcesses } from "../support/cli.js";
 import { ffprobe, videoStream } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
@@ -90,6 +91,12 @@ describe("compose mcp", () => {
     expect(help.stdout).toContain("docs/agents.md");
   });
 
+  it("refuses a folder that does not exist, before serving", async () => {
+    const run = await runCli(["mcp", "nowhere"], { cwd: project.dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("error: nowhere does not exist; give the folder the tools' paths are relative to\n");
+  });
+
   it("offers list_compositions, info, lint, snapshot and render, each taking a path", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["list_compositions", "info", "lint", "snapshot", "render"]);
@@ -112,9 +119,12 @@ describe("the render tool's inputs", () => {
     }
   });
 
-  it("are every flag of compose render but those of the terminal, the batch and the container", () => {
+  it("are every flag of compose render but those of the terminal, the batch and the container, which its description names", () => {
     const expected = fieldsOf("render").filter((field) => !NOT_RENDER_INPUTS.includes(field));
     expect(Object.keys(render.inputSchema.properties!).sort()).toEqual(["path", ...expected].sort());
+    // --max-concurrent-renders is hidden from compose render --help too.
+    const told = /Not offered here: (.*)$/.exec(render.description ?? "")?.[1] ?? "";
+    for (const field of NOT_RENDER_INPUTS.filter((field) => field !== "maxConcurrentRenders")) expect(told).toContain(flagName(field as FlagField));
   });
 });
 

@@ -5,6 +5,7 @@ import { renderFailureExit, untilInterrupted } from "../render/interruptible.js"
 import { DEFAULT_MOMENT_COUNT } from "../snapshot/moment-flags.js";
 import { formatSnapshotText } from "../snapshot/snapshot-text.js";
 import { takeSnapshot, type SnapshotFlags } from "../snapshot/take-snapshot.js";
+import { UsageError } from "../usage-error.js";
 
 export function registerSnapshot(program: Command): void {
   const command = program
@@ -25,6 +26,8 @@ export function registerSnapshot(program: Command): void {
       const taken = await untilInterrupted((signal) => takeSnapshot(pathArg, flags, { onEvent: warn, signal }));
       process.stdout.write(flags.json ? `${JSON.stringify(taken)}\n` : formatSnapshotText(taken));
     } catch (error) {
+      // A usage error comes before the renderer is loaded, and must not load it.
+      if (error instanceof UsageError) throw error;
       const { RenderError } = await import("@compose/renderer");
       if (!(error instanceof RenderError)) throw error;
       process.exitCode = renderFailureExit(error);

@@ -5,7 +5,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ProgressToken, type ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { closestMatch, type RenderFailedEvent } from "@compose/core";
 import { unexpectedErrorLine } from "../unexpected-error.js";
 import { UsageError } from "../usage-error.js";
@@ -33,7 +33,7 @@ async function failureOf(error: unknown): Promise<CallToolResult> {
  * Progress for the client's token, each step above the one before (the protocol asks progress to
  * grow); without a token, nothing is sent.
  */
-function progressSender(token: string | number | undefined, send: (notification: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total: number; message: string } }) => Promise<void>): CallContext["progress"] {
+function progressSender(token: ProgressToken | undefined, send: (notification: ServerNotification) => Promise<void>): CallContext["progress"] {
   let last = -1;
   return (done, total, message) => {
     if (token === undefined || done <= last) return;

@@ -28,6 +28,8 @@ interface Input {
 export interface ToolInputs {
   tool: string;
   inputs: Input[];
+  /** The command's flags the tool leaves out and why, for its description: `--json: ...; --docker, --image: ...`. */
+  leftOut: string;
   /** The JSON Schema of the call's arguments, as tools/list gives it. */
   schema: { type: "object"; properties: Record<string, object>; additionalProperties: false };
 }
@@ -69,11 +71,18 @@ export function toolInputs(tool: string, command: Command, omitted: Readonly<Rec
       const kind = kindOf(option, declared?.declaration);
       return { name: declared?.field ?? option.attributeName(), option, kind, schema: schemaOf(option, kind, declared?.declaration) };
     });
+  const byReason = new Map<string, string[]>();
+  for (const option of command.options) {
+    const reason = omitted[option.attributeName()];
+    if (reason !== undefined && !option.negate) byReason.set(reason, [...(byReason.get(reason) ?? []), option.long!]);
+  }
+  const leftOut = [...byReason].map(([reason, flags]) => `${flags.join(", ")}: ${reason}`).join("; ");
   const argument = command.registeredArguments[0]!;
   const path = { type: "string", description: `${argument.description}, relative to the server's working directory`, default: argument.defaultValue };
   return {
     tool,
     inputs,
+    leftOut,
     schema: { type: "object", properties: { [PATH_INPUT]: path, ...Object.fromEntries(inputs.map((input) => [input.name, input.schema])) }, additionalProperties: false },
   };
 }

@@ -84,7 +84,12 @@ function commandTool(
 ): ComposeTool {
   const inputs: ToolInputs = toolInputs(name, command, omitted);
   return {
-    definition: { name, description: command.description(), inputSchema: inputs.schema, outputSchema: output },
+    definition: {
+      name,
+      description: inputs.leftOut === "" ? command.description() : `${command.description()} Not offered here: ${inputs.leftOut}.`,
+      inputSchema: inputs.schema,
+      outputSchema: output,
+    },
     call: async (args, context) => {
       const { path, flags } = commandArguments(inputs, args);
       return run(path, flags, context);
