@@ -3,13 +3,12 @@ import type { AddressInfo } from "node:net";
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FRAME_RATES } from "@compose/core";
+import { FRAME_RATES, injectFirstScript, runtimeScripts } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
 import { openEventStream } from "@compose/producer/sse";
 import type { MediaPlanRequest } from "@compose/renderer";
 import { openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } from "@compose/renderer/project";
 import { cacheable, sendCacheable } from "./http-cache.js";
-import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "./list-compositions.js";
 import { lintEntry, readProjectState } from "./project-state.js";
@@ -48,8 +47,6 @@ export interface PreviewServerOptions {
   port: number;
   /** The runtime bundle render injects (renderer's runtimeBundle), served once for every frame and kept by the browser. */
   runtimeBundle: () => string;
-  /** Its boot call with a frame's config, as render injects it after the bundle (renderer's runtimeBootCall). */
-  runtimeBootCall: (config: PreviewConfig) => string;
   /** Runs the page's renders: the server's executor around the renderer's render(). */
   executeRender: JobExecutor;
   /** Names a composition file for output files, as compose render does. */
@@ -209,8 +206,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   /** Project HTML with the runtime as its first script, booted with the config in the URL. */
   const serveHtml = async (response: ServerResponse, file: ProjectFile, config: string | null): Promise<void> => {
     const html = (await readOpenedFile(file, file.path)).toString("utf8");
-    const script = `<script src="${runtimeUrl}"></script><script>${options.runtimeBootCall(parseBootConfig(config))}</script>`;
-    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
+    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, runtimeScripts(runtimeUrl, parseBootConfig(config))));
   };
 
   const serveApp = async (response: ServerResponse, name: string): Promise<void> => {
