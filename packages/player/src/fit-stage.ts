@@ -13,7 +13,7 @@ export interface StageParts {
  * Scales the composition to fit the viewport, keeping its aspect (the rest of the box is left
  * empty, letterboxed): never above its own size unless `grow`. Returns the scale.
  */
-export function fitStage({ viewport, stage, frames }: StageParts, size: { width: number; height: number }, grow: boolean): number {
+export function scaleToFit({ viewport, stage, frames }: StageParts, size: { width: number; height: number }, grow: boolean): number {
   const style = getComputedStyle(viewport);
   const availableWidth = viewport.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const availableHeight = viewport.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);

@@ -3,7 +3,7 @@
 import { CompositionPlayer, type BootConfig, type PageSource } from "./composition-player.js";
 import { prepareMediaInBrowser } from "./browser-media.js";
 import { ELEMENT_STYLE } from "./element-style.js";
-import { fitStage } from "./fit-stage.js";
+import { scaleToFit } from "./fit-stage.js";
 import type { PlayerProblem } from "./problems.js";
 import { writtenPage } from "./written-page.js";
 
@@ -234,7 +234,7 @@ export class ComposePlayerElement extends HTMLElement {
   }
 
   #fit(): void {
-    fitStage({ viewport: this.#viewport, stage: this.#stage, frames: this.#frames }, this.#size, true);
+    scaleToFit({ viewport: this.#viewport, stage: this.#stage, frames: this.#frames }, this.#size, true);
   }
 
   #report(problem: PlayerProblem): void {
