@@ -31,7 +31,7 @@ export { validateVariableValues, type VariableIssue } from "./variables/validate
 export { resolveVariableValues } from "./variables/resolve-values.js";
 
 export { parseComposition } from "./html/parse-composition.js";
-export { headScriptOffset, injectFirstScript, runtimeBootCall, runtimeScripts, writtenDocument } from "./html/inject-first-script.js";
+export { FRAME_SCRIPT_ATTRIBUTE, headScriptOffset, injectFirstScript, runtimeBootCall, runtimeScripts, writtenDocument } from "./html/inject-first-script.js";
 export type {
   ParsedComposition,
   CompositionRoot,

@@ -5,6 +5,10 @@
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
 // The font families a project can draw as themselves.
 export { fontFamilyCatalog } from "./web/fonts/font-catalog.js";
+// The project's web as render resolves it, for the studio's browser: CDN and Google Fonts URLs
+// answered from the project's packages, the default fonts and the font packages as web fonts.
+export { createRoutedWeb, type RoutedWeb } from "./web/local/routed-web.js";
+export { createLocalWeb, type LocalWeb } from "./web/local/local-resolver.js";
 // The file server's way with project files, for the studio to serve them alike.
 export { openServedFile } from "./web/project-server.js";
 export { sendProjectFile } from "./web/send-file.js";

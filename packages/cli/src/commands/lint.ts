@@ -4,7 +4,7 @@ import { lintProject, NETWORK_MODES, type NetworkMode } from "@compose/core";
 import { countSeverities, formatLintJson, formatLintText } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer/project";
+import { createLocalWeb, createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader } from "@compose/renderer/project";
 
 export function registerLint(program: Command): void {
   program
@@ -12,7 +12,7 @@ export function registerLint(program: Command): void {
     .description("Check a composition's variable declarations, timing and sub-compositions.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--json", "print the findings as JSON")
-    .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL is reported as refused").choices([...NETWORK_MODES]).default("public"))
+    .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL the project's packages do not answer is reported as refused").choices([...NETWORK_MODES]).default("public"))
     .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
       const entry = await resolveCompositionEntry(pathArg);
@@ -28,7 +28,9 @@ export function registerLint(program: Command): void {
       };
       const knownFontFamily = await fontFamilyCatalog(dirname(entry.file));
       const projectDir = dirname(entryFile);
-      const assets = { check: projectAssetCheck(projectDir), network: options.network };
+      // The packages render answers URLs from, as `compose render` looks them up.
+      const local = createLocalWeb({ root: dirname(entry.file), parents: true });
+      const assets = { check: projectAssetCheck(projectDir), network: options.network, servedLocally: async (url: string) => (await local.resolve(url)) !== undefined };
       const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily, assets });
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
       process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;

@@ -85,9 +85,15 @@ function attribute(value: string): string {
   return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;");
 }
 
+/**
+ * Marks a script element that every frame gets from whoever serves it (the runtime, the preview's
+ * fonts), not one of the page's own: a sub-composition instance does not inherit it as a library.
+ */
+export const FRAME_SCRIPT_ATTRIBUTE = "data-compose-frame";
+
 /** The runtime's script elements: its bundle, then its boot call with `config`, as every frame of a page needs them first. */
 export function runtimeScripts(runtimeUrl: string, config: object): string {
-  return `<script src="${attribute(runtimeUrl)}"></script><script>${runtimeBootCall(config)}</script>`;
+  return `<script src="${attribute(runtimeUrl)}" ${FRAME_SCRIPT_ATTRIBUTE}></script><script>${runtimeBootCall(config)}</script>`;
 }
 
 /**

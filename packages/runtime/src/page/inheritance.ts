@@ -1,5 +1,5 @@
+import { FRAME_SCRIPT_ATTRIBUTE } from "@compose/core";
 import { applyInheritedStyle, type InheritedStyle } from "./frame-styles.js";
-import { RUNTIME_SCRIPT } from "./runtime-script.js";
 import { CSS_URL, readableRules } from "./style-rules.js";
 
 /**
@@ -60,7 +60,7 @@ function ownLibraries(): Promise<Library[]> {
 }
 
 async function loadOwnLibraries(): Promise<Library[]> {
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]")).filter((script) => script.type !== "module" && script !== RUNTIME_SCRIPT);
+  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[src]:not([${FRAME_SCRIPT_ATTRIBUTE}])`)).filter((script) => script.type !== "module");
   // The page loaded them already; force-cache takes the browser's copy when it kept one.
   const libraries = await Promise.all(
     scripts.map(async (script): Promise<Library | undefined> => {

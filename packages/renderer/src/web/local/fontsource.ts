@@ -125,6 +125,18 @@ export async function installedFontFamilies(lookup: PackageLookup): Promise<stri
   return families;
 }
 
+/** Every face of a font package (one of the two scopes), under its family's name; undefined when it is not one. */
+export async function packageFontRules(pkg: InstalledPackage): Promise<{ family: string; rules: FontFaceRule[] } | undefined> {
+  const metadata = await metadataOf(pkg);
+  if (!metadata) return undefined;
+  const variable = pkg.name.startsWith(`${VARIABLE_SCOPE}/`);
+  const faces: RequestedFace[] = metadata.styles.flatMap((style) =>
+    variable ? [{ style: style as RequestedFace["style"], weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style: style as RequestedFace["style"], weight })),
+  );
+  const rules = await rulesFromPackage(pkg, { family: metadata.family, faces }, variable);
+  return rules && { family: metadata.family, rules };
+}
+
 /** Every face of every font package the project has: the families `font-family` may name without a stylesheet. */
 export async function projectFontRules(lookup: PackageLookup): Promise<FontFaceRule[]> {
   const rules: FontFaceRule[] = [];
@@ -133,16 +145,10 @@ export async function projectFontRules(lookup: PackageLookup): Promise<FontFaceR
   const names = (await installedFontPackages(lookup)).sort((a, b) => Number(a.startsWith(VARIABLE_SCOPE)) - Number(b.startsWith(VARIABLE_SCOPE)));
   for (const name of names) {
     const pkg = await findPackage(lookup, name);
-    const metadata = pkg && (await metadataOf(pkg));
-    if (!pkg || !metadata || families.has(metadata.family)) continue;
-    const variable = name.startsWith(VARIABLE_SCOPE);
-    const faces: RequestedFace[] = metadata.styles.flatMap((style) =>
-      variable ? [{ style: style as RequestedFace["style"], weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style: style as RequestedFace["style"], weight })),
-    );
-    const found = await rulesFromPackage(pkg, { family: metadata.family, faces }, variable);
-    if (!found) continue;
-    families.add(metadata.family);
-    rules.push(...found);
+    const found = pkg && (await packageFontRules(pkg));
+    if (!found || families.has(found.family)) continue;
+    families.add(found.family);
+    rules.push(...found.rules);
   }
   return rules;
 }

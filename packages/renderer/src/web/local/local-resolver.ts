@@ -64,12 +64,17 @@ interface Answer {
   refused?: string;
 }
 
-/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
-export function createLocalWeb(lookup: PackageLookup): LocalWeb {
+/**
+ * Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup
+ * finds, and, with `ownPackage`, from compose's own packages where the project has none of that
+ * version (the default fonts, for a browser that is not the renderer's).
+ */
+export function createLocalWeb(lookup: PackageLookup, ownPackage?: (name: string) => Promise<InstalledPackage | undefined>): LocalWeb {
   const answers = new Map<string, Promise<Answer>>();
 
   const resolveCdn = async (file: CdnFile): Promise<Answer> => {
-    const { found: pkg, refused } = await lookUpPackage(lookup, file.name);
+    const { found: installed, refused } = await lookUpPackage(lookup, file.name);
+    const pkg = installed?.version === file.version ? installed : await ownPackage?.(file.name);
     if (!pkg || pkg.version !== file.version) return { refused };
     const found = await cdnFileBody(pkg, file);
     return { response: found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body } };
