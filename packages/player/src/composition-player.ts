@@ -260,9 +260,10 @@ export class CompositionPlayer extends EventTarget {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Asks for `frame` (clamped to the composition); it shows once the page has been seeked there. */
+  /** Asks for `frame` (clamped to the composition once its duration is known); it shows once the page has been seeked there. */
   seek(frame: number): void {
-    this.#target = Math.max(0, Math.min(this.#totalFrames - 1, Math.round(frame)));
+    const last = this.#duration === undefined ? Infinity : this.#totalFrames - 1;
+    this.#target = Math.max(0, Math.min(last, Math.round(frame)));
     this.#emit("target");
     void this.#pump();
   }
@@ -312,7 +313,7 @@ export class CompositionPlayer extends EventTarget {
   #updateTiming(): void {
     const duration = this.#duration;
     this.#totalFrames = duration === undefined ? 1 : Math.max(1, Math.round(duration * this.#fps));
-    this.#target = Math.min(this.#target, this.#totalFrames - 1);
+    if (duration !== undefined) this.#target = Math.min(this.#target, this.#totalFrames - 1);
     this.#emit("timing");
     this.#emit("target");
   }

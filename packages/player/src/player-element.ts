@@ -219,7 +219,9 @@ export class ComposePlayerElement extends HTMLElement {
   }
 
   /** Resolves once nothing is queued: the frame asked for (with the variables set) is the frame shown. */
-  whenIdle(): Promise<void> {
+  async whenIdle(): Promise<void> {
+    // A load queued for the end of this task has not started yet: wait for it to.
+    if (this.#reloadQueued) await new Promise<void>((resolve) => queueMicrotask(resolve));
     return this.#player.whenIdle();
   }
 

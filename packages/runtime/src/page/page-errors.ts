@@ -36,7 +36,8 @@ export function collectPageErrors(): readonly PageError[] {
 
 /** A script of the project is named by its path in the project, as its author knows it. */
 export function projectPath(url: string): string {
-  const origin = `${window.location.origin}/`;
+  // The file's origin: a written document's location is about:srcdoc, whose origin reads "null".
+  const origin = `${new URL(documentUrl()).origin}/`;
   if (!url.startsWith(origin)) return url;
   const path = url.slice(origin.length).split(/[?#]/)[0]!;
   try {
