@@ -10,6 +10,23 @@ import { writtenPage } from "./written-page.js";
 /** What an `error` event carries (its `detail`): the render's code for the failure and one line. */
 export type ComposePlayerError = PlayerProblem;
 
+/** The element's events, with an element's own (its `error` is the player's). */
+export interface ComposePlayerEventMap extends Omit<HTMLElementEventMap, "error"> {
+  ready: Event;
+  timeupdate: Event;
+  play: Event;
+  pause: Event;
+  ended: Event;
+  error: CustomEvent<ComposePlayerError>;
+}
+
+export interface ComposePlayerElement {
+  addEventListener<K extends keyof ComposePlayerEventMap>(type: K, listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof ComposePlayerEventMap>(type: K, listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
