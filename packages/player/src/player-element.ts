@@ -91,6 +91,11 @@ export class ComposePlayerElement extends HTMLElement {
     if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
   }
 
+  /** Taken out of the page, it stops playing (its sound with it). */
+  disconnectedCallback(): void {
+    this.pause();
+  }
+
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
     switch (name) {
       case "src":
