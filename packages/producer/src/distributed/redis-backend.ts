@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import { Queue, QueueEvents } from "bullmq";
+import { Queue, QueueEvents, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { withDeadline, type RenderFinishedEvent } from "@compose/renderer";
 import { isFinalEvent } from "../jobs/job-events.js";
@@ -305,14 +305,37 @@ export class RedisRenderBackend implements RenderBackend {
       },
       { createdAt: new Date(data.createdAt ?? bullJob.timestamp) },
     );
-    const followed = this.follow(job, { own: false, announced: true });
+    await this.catchUp(job, bullJob, false);
+    return job;
+  }
+
+  /** Follows `job` from now on, as the BullMQ job that is its request is now. */
+  private async catchUp(job: RenderJob, bullJob: Job<RenderJobData>, own: boolean): Promise<void> {
+    const followed = this.follow(job, { own, announced: true });
     followed.added = true;
     const state = await this.redis(() => bullJob.getState(), READ_ANSWER_MS);
     if (state === "active") job.start();
-    else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderFinishedEvent);
-    else if (state === "failed") this.onFailed(id, bullJob.failedReason);
+    else if (state === "completed") this.onCompleted(job.id, bullJob.returnvalue as unknown as RenderFinishedEvent);
+    else if (state === "failed") this.onFailed(job.id, bullJob.failedReason);
     else await this.refreshPositions();
-    return job;
+  }
+
+  /**
+   * This server's requests from before its restart: the workers went on with them meanwhile, so
+   * each is followed again where Redis still has it; one Redis lost (a restart without
+   * persistence) is worker-lost, as it would have been had this server been up.
+   */
+  async resume(jobs: readonly RenderJob[]): Promise<void> {
+    for (const job of jobs) {
+      const bullJob = await this.redis(() => this.queue.getJob(job.id), READ_ANSWER_MS);
+      if (bullJob && isRenderJobData(bullJob.data)) {
+        await this.catchUp(job, bullJob, true);
+        continue;
+      }
+      this.follow(job, { own: true, announced: false });
+      job.fail("worker-lost", "the render's job is no longer in the queue");
+      this.retire(job.id);
+    }
   }
 
   private live(id: string): Followed | undefined {
