@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { removeOrphanedStaging } from "@compose/renderer";
@@ -61,6 +62,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
             maxQueue: config.maxQueue,
             chunkSize: config.chunkSize,
             outputsDir,
+            outputsMark: store.meta("outputs-mark", randomUUID),
             logError: options.logError,
           })
         : new RenderQueue({

@@ -15,6 +15,7 @@ import {
   decodeFailure,
   checkRenderJobData,
   isRelayedEvent,
+  leaveOutputsMark,
   QUEUE_PREFIX,
   RENDERS_QUEUE,
   RETAIN_SECONDS,
@@ -36,10 +37,15 @@ export interface RedisBackendOptions {
   chunkSize?: number | undefined;
   /** This server's outputs directory, where requests accepted by other servers have their outputs too. */
   outputsDir: string;
+  /** This server's mark, left in its outputs directory and named by each of its jobs, so workers can tell they see that directory. */
+  outputsMark: string;
   /** How often followed jobs are checked against Redis, in case an event was missed (ms). */
   reconcileIntervalMs?: number;
   logError?: (line: string) => void;
 }
+
+/** A submission Redis has not taken by then is refused (503) and marked cancelled, so it never runs unseen. */
+const SUBMIT_ANSWER_MS = 10_000;
 
 /** How long cancel() waits for the workers to stop a running render before answering anyway. */
 const CANCEL_WAIT_MS = 60_000;
@@ -100,6 +106,7 @@ export class RedisRenderBackend implements RenderBackend {
   /** Checks that Redis answers, sets the cluster's concurrency limit and starts following events. */
   static async connect(options: RedisBackendOptions): Promise<RedisRenderBackend> {
     await checkReachable(options.url);
+    await leaveOutputsMark(options.outputsDir, options.outputsMark);
     // Commands of HTTP requests fail after a few reconnection attempts instead of hanging.
     const client = redisClient(options.url, "compose:serve", { maxRetriesPerRequest: 3 });
     const eventsClient = redisClient(options.url, "compose:serve:events");
@@ -149,6 +156,7 @@ export class RedisRenderBackend implements RenderBackend {
         options,
         chunkSize: this.options.chunkSize ?? null,
         createdAt: job.snapshot().createdAt,
+        outputsMark: this.options.outputsMark,
         ...(metadata && { metadata }),
         ...(batch && { batch }),
       };
@@ -166,7 +174,14 @@ export class RedisRenderBackend implements RenderBackend {
     const followed = jobs.map((job, index) => this.follow(job, { own: true, announced: index >= free }));
     const retain = { removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } };
     try {
-      await this.queue.addBulk(data.map((each) => ({ name: "render", data: each, opts: { jobId: each.requestId, ...retain } })));
+      const added = this.queue.addBulk(data.map((each) => ({ name: "render", data: each, opts: { jobId: each.requestId, ...retain } })));
+      await withDeadline(added, SUBMIT_ANSWER_MS, () => {
+        // Redis may still take the jobs once it answers again, long after this client was told
+        // 503: the marks, sent after them on the same connection, stop them at once then.
+        for (const job of jobs) void this.client.set(cancelledKey(job.id), "1", "EX", RETAIN_SECONDS).catch(() => undefined);
+        added.catch(() => undefined);
+        throw new Error(`Redis did not take the request within ${SUBMIT_ANSWER_MS / 1000} s`);
+      });
     } catch (error) {
       for (const job of jobs) this.followed.delete(job.id);
       throw new QueueUnavailableError((error as Error).message);
