@@ -67,6 +67,9 @@ describe("401: a token is required everywhere but /health", () => {
 
   it("answers /health without one, and the rest with the right one", async () => {
     expectStatus(await request(`${server.url}/health`), 200, "GET", "/health");
+    // HEAD as GET: a probe that only looks at the status needs no token either.
+    expect((await request(`${server.url}/health`, { method: "HEAD" })).status).toBe(200);
+    expect((await request(`${server.url}/render/queue`, { method: "HEAD" })).status).toBe(401);
     const queue = await call("GET", "/render/queue");
     expectStatus(queue, 200, "GET", "/render/queue");
     expect(queue.json).toEqual({ maxConcurrentRenders: 1, activeRenders: 0, queuedRenders: 0 });
@@ -136,6 +139,15 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     expectStatus(await call("POST", "/render", { body: ["tiny"] }), 400, "POST", "/render");
     const form = await call("POST", "/render", { rawBody: "composition=tiny", contentType: "application/x-www-form-urlencoded" });
     expectStatus(form, 415, "POST", "/render");
+    const plain = await call("POST", "/render", { rawBody: '{"composition": "tiny"}', contentType: "text/plain" });
+    expectStatus(plain, 415, "POST", "/render");
+    expect(plain.json.error).toEqual({ code: "unsupported-media-type", message: "the request body must be JSON (Content-Type: application/json)" });
+  });
+
+  it("refuses a body nested thousands deep as invalid JSON, not as a failure of the server", async () => {
+    const deep = await call("POST", "/render", { rawBody: `{"composition": "tiny", "metadata": ${'{"a":'.repeat(3000)}1${"}".repeat(3000)}}` });
+    expectStatus(deep, 400, "POST", "/render");
+    expect(deep.json.error).toEqual({ code: "invalid-json", message: "the request body is not valid JSON: it is nested deeper than the 256 levels allowed" });
   });
 
   it.each([
