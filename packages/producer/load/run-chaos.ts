@@ -4,7 +4,13 @@
  * or at a frame, run out of memory, navigate away, ask for a billion frames or a 100000 px
  * width, frame a service on the server's loopback network, name a composition outside the
  * projects directory, embed a FIFO, a 400 MB file or a link out of the project, draw an SVG
- * <use> bomb, declare a duration of 1e-9 s, or send a `__proto__` key. It fails (exit 1) unless
+ * <use> bomb, declare a duration of 1e-9 s, send a `__proto__` key, nest sub-compositions 28 deep,
+ * send a body nested 3,000 deep or misspell a path through a link out of the projects (no "did you
+ * mean" may name what is outside); a text/plain body must get 415. Then a server with renders
+ * running and waiting is killed with SIGKILL and started again (every id answers, the waiting
+ * renders resume, one whose composition changed fails as composition-changed, a second server on
+ * the store is refused, an Idempotency-Key holds), and the studio's entry and renders folder are
+ * replaced by FIFOs (JSON 4xx, no path of the machine). It fails (exit 1) unless
  * every good request completes, every hostile one ends with its own code (and message, where one
  * is given), or, for the loopback service, completes with a network-refused warning and the
  * service never hears from it, the slots come back (two more good requests complete), a request
