@@ -343,6 +343,7 @@ async function main(): Promise<void> {
   }
   console.log(`  ${"fault".padEnd(24)} ${"hit".padEnd(48)} recovered after`);
   for (const fault of faults) console.log(`  ${fault.name.padEnd(24)} ${fault.target.padEnd(48)} ${fault.recoveredAt ? seconds(fault.recoveredAt - fault.at) : "never"}`);
+  console.log(`  a worker with other --outputs: the request it took ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
   console.log(`  outputs compared with a single-process render, decoded frame by frame: ${identical}/${compared} identical; left: ${left.length} processes, ${chunkDirs.length} chunk directories, ${staging.length} staging, ${temporary.length} temporary entries`);
   if (problems.length > 0) {
     console.error(`chaos --cluster: FAILED\n  ${problems.join("\n  ")}`);
