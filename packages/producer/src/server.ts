@@ -113,7 +113,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
       closing ??= (async () => {
         const connectionsEnded = app.close();
         await backend.shutdown(config.shutdownGraceMs);
-        // Deliveries still retrying are dropped: nothing of them outlives the process.
+        // Deliveries still retrying stop here; the state store has them, and the next start goes on.
         webhooks?.close();
         // Every request this server answers for has ended; listeners of others' would hold it open.
         routes.endFollowers();

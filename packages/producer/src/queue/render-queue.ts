@@ -13,8 +13,8 @@ export interface RenderQueueOptions {
 }
 
 /**
- * Ended jobs kept for GET /render/:id. Older ones are forgotten (their outputs stay on disk), so a
- * long-running server's memory does not grow with every render it has done.
+ * Ended jobs kept in memory for GET /render/:id. Older ones are let go (the state store still
+ * answers for them), so a long-running server's memory does not grow with every render it has done.
  */
 export const RETAINED_ENDED_JOBS = 1000;
 
