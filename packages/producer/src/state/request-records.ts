@@ -18,17 +18,36 @@ export class RequestRecords {
     private readonly webhooks: WebhookSender | undefined,
   ) {}
 
+  /** Jobs that changed in this turn of the event loop, saved together once it is over. */
+  private readonly changed = new Set<RenderJob>();
+
   /** Saves the jobs now, and again each time one starts or ends. */
   keep(jobs: readonly RenderJob[]): void {
+    this.store.saveRequests(jobs.map((job) => job.toRecord()));
     for (const job of jobs) {
-      this.store.saveRequest(job.toRecord());
       if (job.terminal) continue;
       const unsubscribe = job.subscribe((event) => {
         if (event.type !== "running" && !isFinalEvent(event)) return;
-        this.store.saveRequest(job.toRecord());
+        this.saveSoon(job);
         if (isFinalEvent(event)) unsubscribe();
       });
     }
+  }
+
+  /**
+   * Saves the job before anything else is done with what changed (a microtask), together with the
+   * others that changed meanwhile: a batch's thousands of rows cancelled at once are one write to
+   * the disk, not one each.
+   */
+  private saveSoon(job: RenderJob): void {
+    if (this.changed.size === 0) {
+      queueMicrotask(() => {
+        const jobs = [...this.changed];
+        this.changed.clear();
+        this.store.saveRequests(jobs.map((each) => each.toRecord()));
+      });
+    }
+    this.changed.add(job);
   }
 
   /** Saves the batch now, and again when it ends. */
