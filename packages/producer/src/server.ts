@@ -46,10 +46,10 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const projectsDir = await realpath(config.projectsDir);
   await mkdir(config.outputsDir, { recursive: true });
   const outputsDir = await realpath(config.outputsDir);
-  // A server killed before (kill -9) left its renders' staging here; no later render has its name.
-  await removeOrphanedStaging(outputsDir);
   // First, so that a second server on the same store stops before it touches anything.
   const store = StateStore.open(config.statePath ?? defaultStatePath(outputsDir));
+  // A server killed before (kill -9) left its renders' staging here; no later render has its name.
+  await removeOrphanedStaging(outputsDir);
   let backend: RenderBackend;
   try {
     backend =

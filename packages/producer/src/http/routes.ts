@@ -9,7 +9,7 @@ import { registerBatchRoutes } from "./batch-routes.js";
 import { HttpError, outputGone } from "./errors.js";
 import { parseRenderRequest, type RequestContext } from "./render-request.js";
 import { acceptOnce, replayHeader } from "./idempotency.js";
-import { findRequest, newJob, resumeRequests, routeState, submitClaimed, type RouteContext, type RouteState } from "./route-state.js";
+import { findRequest, newJob, resumeRequests, routeState, submitClaimed, type RouteContext } from "./route-state.js";
 import { sendFile } from "./send-file.js";
 import { openEventStream, type EventStream } from "./sse.js";
 import { renderUrls } from "../jobs/render-urls.js";
@@ -31,7 +31,7 @@ export interface Routes {
 export function registerRoutes(app: FastifyInstance, context: RouteContext): Routes {
   const { backend } = context;
   const followers = new Set<EventStream>();
-  const state: RouteState = routeState(context);
+  const state = routeState(context);
   const requestContext: RequestContext = { ...context, webhooks: context.webhooks !== undefined };
 
   async function findJob(id: string): Promise<RenderJob> {
