@@ -80,6 +80,8 @@ export class WebhookSender {
         if (record.body !== null) return;
         record.body = JSON.stringify(payload);
         record.firstAttemptAt = Date.now();
+        // Written before the first attempt: a server killed during it sends the body again at its next start.
+        this.options.journal?.save(record);
         void this.attempt(record);
       },
     };
