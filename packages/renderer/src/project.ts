@@ -3,8 +3,10 @@
 
 // Where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
-// The font families a project can draw as themselves.
-export { fontFamilyCatalog } from "./web/fonts/font-catalog.js";
+// The font families a project can draw as themselves, and how each is drawn.
+export { fontFamilyCatalog, type FontCatalog, type FontResolution } from "./web/fonts/font-catalog.js";
+// What a render would do with a remote URL: the project's packages answer it, or the network policy rules on it.
+export { remoteAnswers, type RemoteAnswer } from "./web/remote-answers.js";
 // The project's web as render resolves it, for the studio's browser: CDN and Google Fonts URLs
 // answered from the project's packages, the default fonts and the font packages as web fonts.
 export { createRoutedWeb, type RoutedWeb } from "./web/local/routed-web.js";

@@ -17,6 +17,8 @@ export interface AssetLintOptions {
    * font packages): such a URL is never refused.
    */
   servedLocally?: (url: string) => Promise<boolean>;
+  /** Hears of every remote http(s) URL a file makes the page load, whatever the network: `compose info` lists them. */
+  onRemote?: (file: string, reference: AssetReference) => void;
 }
 
 /** How the render words a URL its network policy refused; lint says the same of a URL it would refuse. */
@@ -42,6 +44,7 @@ export function createAssetLint(
     for (const reference of references) {
       const url = reference.url.trim();
       if (!isProjectUrl(url)) {
+        if (REMOTE.test(url)) options.onRemote?.(file, { ...reference, url });
         if (options.network === "none" && REMOTE.test(url) && !(await options.servedLocally?.(url.startsWith("//") ? `https:${url}` : url))) {
           const host = /^(?:https?:)?\/\/([^/?#:]+)/i.exec(url)?.[1] ?? url;
           report("network-refused", reference.loc, networkRefusedMessage(url, "only the project is allowed", `--allow-host ${host} or --network all`));

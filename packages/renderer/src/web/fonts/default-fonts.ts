@@ -2,7 +2,7 @@ import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { isGenericFontFamily } from "@compose/core";
-import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
+import { cachedDirectory, cacheRoot, keyOf, type CacheEntry } from "../../common/cache.js";
 import { packageFontRules, type FontFaceRule } from "../local/fontsource.js";
 import type { InstalledPackage } from "../local/npm-package.js";
 
@@ -50,6 +50,9 @@ export function defaultFamilyFor(name: string): string | undefined {
 /** Where the system keeps fonts: searched only for what the default set lacks (emoji, scripts beyond Latin, Greek and Cyrillic). */
 const SYSTEM_FONT_DIRS = ['<dir>/usr/share/fonts</dir>', '<dir>/usr/local/share/fonts</dir>', '<dir prefix="xdg">fonts</dir>', "<dir>~/.fonts</dir>"];
 
+/** fontconfig writes its own cache of what it found into the entry as browsers use it: not part of the entry. */
+const FONTCONFIG_CACHE = "fontconfig-cache";
+
 function xml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -78,7 +81,7 @@ export function fontconfigXml(dir: string): string {
     "<fontconfig>",
     `  <dir>${xml(ours)}</dir>`,
     ...SYSTEM_FONT_DIRS.map((line) => `  ${line}`),
-    `  <cachedir>${xml(join(dir, "fontconfig-cache"))}</cachedir>`,
+    `  <cachedir>${xml(join(dir, FONTCONFIG_CACHE))}</cachedir>`,
     ...shadowed,
     ...aliases,
     "</fontconfig>",
@@ -113,7 +116,7 @@ export async function defaultFontPackage(name: string): Promise<InstalledPackage
   const family = DEFAULT_FAMILIES.find((candidate) => candidate.package === name);
   if (!family) return undefined;
   const { version, dir } = await packageOf(family);
-  return { name, version, dir, within: dir };
+  return { name, version, dir, shown: name, within: dir };
 }
 
 /** The platform names the default set draws (Arial, Segoe UI...): what CSS may name it by, besides the families' own names and the generic keywords. */
@@ -142,23 +145,28 @@ export async function defaultFontRules(platformNames: ReadonlySet<string>): Prom
 /**
  * The fontconfig file the browsers of every render use, made once per set of package versions
  * in compose's cache: the packages' WOFF2 files as TrueType (the browser's font manager reads no
- * WOFF2 from disk) beside the configuration.
+ * WOFF2 from disk) beside the configuration. The entry is a few MB: every file is checked against
+ * its manifest at every use, and a damaged entry made again (`rebuilt` says what was wrong).
  */
-export async function defaultFontconfig(): Promise<string> {
+export async function defaultFontconfig(): Promise<{ file: string; entry: CacheEntry }> {
   const packages = await Promise.all(DEFAULT_FAMILIES.map(packageOf));
-  const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v1", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
-  await cachedDirectory(dir, async (temp) => {
-    // Loaded only to fill the cache: starting its WebAssembly would slow every command's start.
-    const { default: woff2 } = await import("wawoff2");
-    await mkdir(join(temp, "files"));
-    for (const [index, pkg] of packages.entries()) {
-      const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));
-      for (const name of files) {
-        const ttf = await woff2.decompress(await readFile(join(pkg.dir, "files", name)));
-        await writeFile(join(temp, "files", name.replace(/\.woff2$/, ".ttf")), ttf);
+  const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v2", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
+  const entry = await cachedDirectory(
+    dir,
+    async (temp) => {
+      // Loaded only to fill the cache: starting its WebAssembly would slow every command's start.
+      const { default: woff2 } = await import("wawoff2");
+      await mkdir(join(temp, "files"));
+      for (const [index, pkg] of packages.entries()) {
+        const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));
+        for (const name of files) {
+          const ttf = await woff2.decompress(await readFile(join(pkg.dir, "files", name)));
+          await writeFile(join(temp, "files", name.replace(/\.woff2$/, ".ttf")), ttf);
+        }
       }
-    }
-    await writeFile(join(temp, "fonts.conf"), fontconfigXml(dir));
-  });
-  return join(dir, "fonts.conf");
+      await writeFile(join(temp, "fonts.conf"), fontconfigXml(dir));
+    },
+    { scratch: [FONTCONFIG_CACHE], hashes: true },
+  );
+  return { file: join(dir, "fonts.conf"), entry };
 }

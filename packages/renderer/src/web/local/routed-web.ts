@@ -1,7 +1,7 @@
 import { DEFAULT_PLATFORM_NAMES, defaultFontPackage, defaultFontRules, GENERIC_FAMILIES, genericDefaultFamily } from "../fonts/default-fonts.js";
 import { namesMentioned } from "../fonts/font-catalog.js";
 import { projectFontsScript } from "../fonts/project-fonts-script.js";
-import { fontFaceCss, projectFontRules } from "./fontsource.js";
+import { fontFaceCss, projectFontPackages } from "./fontsource.js";
 import { createLocalWeb, LOCAL_WEB_HOSTS, type LocalResponse } from "./local-resolver.js";
 
 /**
@@ -52,7 +52,7 @@ function withDefaultFamily(whole: string, quoted: string | undefined, keyword: s
 
 export function createRoutedWeb(projectRoot: string, prefix: string): RoutedWeb {
   const lookup = { root: projectRoot, parents: true };
-  const local = createLocalWeb(lookup, defaultFontPackage);
+  const local = createLocalWeb(lookup, { ownPackage: defaultFontPackage });
   const route = (text: string) => text.replace(WRITTEN_URL, (_, host: string) => `${prefix}${host.toLowerCase()}`);
   return {
     route,
@@ -76,7 +76,7 @@ export function createRoutedWeb(projectRoot: string, prefix: string): RoutedWeb 
       return `${route(fontFaceCss(rules))}\n:where(html) { font-family: ${GENERIC_FAMILIES.standard}; }\n`;
     },
     async projectFontsScript() {
-      const rules = await projectFontRules(lookup);
+      const { rules } = await projectFontPackages(lookup, { checkFontFiles: false });
       return rules.length === 0 ? undefined : projectFontsScript(rules.map((rule) => ({ ...rule, src: route(rule.src) })));
     },
   };
