@@ -28,6 +28,7 @@ const page = await openCompositionPage(browser, {
   url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
   width: composition.width,
   height: composition.height,
+  deviceScaleFactor: 1,
   transparent: false,
   captureMode: "beginframe",
   boot: {},

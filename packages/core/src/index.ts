@@ -71,6 +71,8 @@ export {
   FRAME_RATES,
   QUALITY_NAMES,
   MAX_WORKERS,
+  SCALE_RANGE,
+  GIF_LOOP_RANGE,
   CONCURRENT_RENDERS,
   NETWORK_MODES,
   nestingDepth,
@@ -108,8 +110,12 @@ export {
   isFolderOutput,
   allowsHardwareEncoding,
   contentTypeOfFile,
+  paletteEncoding,
+  partExtension,
   type FormatFacts,
   type VideoEncoding,
+  type PaletteEncoding,
+  type AudioEncoding,
   type ColourTags,
 } from "./formats/format-table.js";
 export { printable } from "./text/printable.js";

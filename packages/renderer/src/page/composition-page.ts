@@ -12,8 +12,11 @@ import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
   url: string;
+  /** The viewport, in CSS pixels: the composition's size. */
   width: number;
   height: number;
+  /** Device pixels per CSS pixel the page is drawn at; its browser must be launched with the same (LaunchOptions). */
+  deviceScaleFactor: number;
   transparent: boolean;
   captureMode: CaptureMode;
   boot: ComposeBootConfig;
@@ -155,7 +158,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
     height: options.height,
-    deviceScaleFactor: 1,
+    deviceScaleFactor: options.deviceScaleFactor,
     mobile: false,
   });
   if (options.transparent) {
