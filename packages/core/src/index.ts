@@ -111,6 +111,7 @@ export {
   allowsHardwareEncoding,
   contentTypeOfFile,
   paletteEncoding,
+  isPaletteEncoding,
   partExtension,
   type FormatFacts,
   type VideoEncoding,
@@ -121,6 +122,7 @@ export {
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { plural } from "./text/plural.js";
+export { listed } from "./text/listed.js";
 export { closestMatch } from "./text/closest.js";
 
 export {

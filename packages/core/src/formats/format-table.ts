@@ -244,7 +244,7 @@ export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = 
       statsMode: "full",
       reserveTransparent: true,
       alphaThreshold: 128,
-      dither: "sierra2_4a",
+      dither: "floyd_steinberg",
       bayerScale: 2,
       changedRectangleOnly: true,
     },
@@ -283,10 +283,15 @@ export function allowsHardwareEncoding(format: OutputFormat): boolean {
   return FORMAT_TABLE[format].hardware;
 }
 
-/** The encoding of a format made in two passes, a palette from every frame and then the frames mapped to it; undefined for the others. */
+/** Whether a video encoding is made in two passes, a palette from every frame and then the frames mapped to it. */
+export function isPaletteEncoding(video: VideoEncoding): video is PaletteEncoding {
+  return video.codec === "gif";
+}
+
+/** The encoding of a format made in two passes (isPaletteEncoding); undefined for the others. */
 export function paletteEncoding(format: OutputFormat): PaletteEncoding | undefined {
   const { video } = FORMAT_TABLE[format];
-  return video.codec === "gif" ? video : undefined;
+  return isPaletteEncoding(video) ? video : undefined;
 }
 
 /** The extension of the parts a render's workers encode: the output's own, or a paletted format's intermediate. */

@@ -1,4 +1,4 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -6,6 +6,9 @@ import { metadataSchema, webhookRequestSchema, webhookStatusSchema } from "../jo
 import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js";
 import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-files.js";
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
+
+/** The content types of the outputs that are one file: every format's but the folder's. */
+const FILE_CONTENT_TYPES = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format)).map((format) => FORMAT_TABLE[format].contentType);
 
 /** A zod schema as a JSON Schema of its own, without the dialect line. */
 function jsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -374,15 +377,15 @@ export function openApiDocument(): object {
         parameters: [idParameter],
         get: {
           summary: "Download the output",
-          description: "A video file with its content type, or for png-sequence a listing of its files.",
+          description: "A video or GIF file with its content type, or for png-sequence a listing of its files.",
           parameters: [rangeHeader],
           responses: {
             200: {
               description: "The whole file, or the listing.",
               headers: fileHeaders,
-              content: { ...binary(["video/mp4", "video/quicktime", "video/webm"]), ...json(ref("SequenceListing")) },
+              content: { ...binary(FILE_CONTENT_TYPES), ...json(ref("SequenceListing")) },
             },
-            206: { description: "The requested range.", headers: partialHeaders, content: binary(["video/mp4", "video/quicktime", "video/webm"]) },
+            206: { description: "The requested range.", headers: partialHeaders, content: binary(FILE_CONTENT_TYPES) },
             ...pick(401, 404, 409, 410, 416),
           },
         },

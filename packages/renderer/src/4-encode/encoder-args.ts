@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { frameImageFormat, type FrameImageFormat } from "../common/frame-image.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
-import { FORMAT_TABLE, HDR_VIDEO, QUALITY_PRESETS, type ColourTags, type OutputFormat } from "@compose/core";
+import { FORMAT_TABLE, HDR_VIDEO, isPaletteEncoding, QUALITY_PRESETS, type ColourTags, type OutputFormat } from "@compose/core";
 import type { EncodeSettings, EncodeTarget } from "../2-plan/render-plan.js";
 
 /**
@@ -97,6 +97,11 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
     ? ["-b:v", settings.videoBitrate]
     : ["-crf", String(settings.crf ?? preset.crf)];
   const { video, colour } = FORMAT_TABLE[settings.format];
+  if (isPaletteEncoding(video)) {
+    // A worker's part, kept losslessly until assembly makes the palette from every part (5-assemble/palette-args.ts).
+    const { intermediate } = video;
+    return ["-c:v", intermediate.codec, "-pix_fmt", intermediate.pixelFormat, "-g", String(intermediate.keyframeInterval)];
+  }
   switch (video.codec) {
     case "libx264": {
       if (settings.hdr) return hdrArgs(settings, rate);
@@ -129,11 +134,6 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
       ];
     case "png":
       return ["-c:v", video.codec, "-pix_fmt", video.pixelFormat];
-    case "gif": {
-      // A worker's part, kept losslessly until assembly makes the palette from every part (5-assemble/palette-args.ts).
-      const { intermediate } = video;
-      return ["-c:v", intermediate.codec, "-pix_fmt", intermediate.pixelFormat, "-g", String(intermediate.keyframeInterval)];
-    }
   }
 }
 
