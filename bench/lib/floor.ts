@@ -5,13 +5,13 @@
  * settings. Prints {frames} as JSON.
  */
 import { frameCount, validateRenderOptions } from "@compose/core";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { openCompositionPage } from "../../packages/renderer/src/page/composition-page.js";
 import { launchBrowser } from "../../packages/renderer/src/page/launch-browser.js";
 import { readComposition } from "../../packages/renderer/src/1-load/composition/read-composition.js";
 import { encoderSink } from "../../packages/renderer/src/4-encode/encoder-sink.js";
 import { takeFrame } from "../../packages/renderer/src/3-capture/take-frame.js";
-import { cacheRoot } from "../../packages/renderer/src/common/cache.js";
+import { FrameFiles } from "../../packages/renderer/src/media/frame-files.js";
 import { defaultFontconfig, GENERIC_FAMILIES } from "../../packages/renderer/src/web/fonts/default-fonts.js";
 import { prepareMedia } from "../../packages/renderer/src/1-load/prepare-media.js";
 import { serveProject } from "../../packages/renderer/src/web/project-server.js";
@@ -21,10 +21,11 @@ const result = validateRenderOptions({});
 if (!result.ok || !file || !output) throw new Error("usage: floor.ts <composition.html> <output.mp4>");
 const { fps, quality } = result.options;
 const composition = await readComposition(file);
-const server = await serveProject(dirname(file), join(cacheRoot(), "frames"));
+const frameFiles = new FrameFiles(() => undefined);
+const server = await serveProject(dirname(file), frameFiles);
 // The same fonts as a render, so both draw the same text.
-const browser = await launchBrowser({ beginFrameControl: true, gpu: true, fontconfigFile: await defaultFontconfig() });
-const page = await openCompositionPage(browser, {
+const browser = await launchBrowser({ beginFrameControl: true, gpu: true, fontconfigFile: (await defaultFontconfig()).file });
+const page = await openCompositionPage(browser.defaultBrowserContext(), {
   url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
   width: composition.width,
   height: composition.height,
@@ -37,7 +38,7 @@ const page = await openCompositionPage(browser, {
   allowMissingAssets: false,
   warn: () => undefined,
 });
-await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg" });
+await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg", frames: frameFiles });
 const frames = frameCount(page.info.duration!, fps);
 // Every frame's image is sent, as a minimal loop would: a frame the compositor drew no damage for is the last image again.
 const sink = encoderSink({ format: "mp4", fps, quality, width: composition.width, height: composition.height }, { kind: "file", path: output }, frames);

@@ -14,11 +14,12 @@ const packagesDir = join(import.meta.dirname, "..", "..", "packages");
 
 /**
  * The producer's folders, bottom to top: settings; the shutdown's grace; where compositions and
- * outputs are on disk; one render request; the backends that queue requests (in process, then
+ * outputs are on disk; one render request; its webhook; what outlives the process of requests,
+ * batches and webhooks (the state store); the backends that queue requests (in process, then
  * across machines on Redis); the HTTP layer over them; the OpenAPI document of it all. The files
  * at the top of src (server.ts, index.ts) put them together, above every layer.
  */
-const PRODUCER_LAYERS = ["config", "lifetime", "project", "output", "jobs", "webhooks", "queue", "distributed", "http", "openapi"];
+const PRODUCER_LAYERS = ["config", "lifetime", "project", "output", "jobs", "webhooks", "state", "queue", "distributed", "http", "openapi"];
 const producerDir = join(packagesDir, "producer", "src");
 
 function sourceFiles(dir: string): string[] {

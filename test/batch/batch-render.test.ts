@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lines, render, RENDER_HOOK_TIMEOUT_MS, startCli } from "../support/cli.js";
+import { lines, render, RENDER_HOOK_TIMEOUT_MS, startCli, taggedProcesses } from "../support/cli.js";
 import { decodedFrameMd5s, ffprobe } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 import { createCacheDir, generateMedia } from "../support/test-media.js";
@@ -145,6 +145,34 @@ describe("compose render --batch", () => {
     const changedProject = await run(args);
     expect(lines(changedProject.stdout).filter((line) => line.endsWith("skipped"))).toEqual([]);
     expect(lines(changedProject.stdout).filter((line) => /^row \d: resume\/\d\.mp4 \(/.test(line))).toHaveLength(3);
+  }, 120_000);
+
+  it("renders its rows in one process and one browser, not one of each a row", async () => {
+    await writeFile(project.path("shared.json"), JSON.stringify(Array.from({ length: 4 }, (_, index) => ({ title: `B${index}` }))));
+    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], { cwd: project.dir, env: cache.env });
+    // The browsers' main processes (no --type=) seen while the batch runs: one launch a row would show four.
+    const browsers = new Set<number>();
+    const nodes = new Map<number, number>();
+    let ended = false;
+    const watching = (async () => {
+      while (!ended) {
+        for (const info of taggedProcesses(batch.tag)) {
+          if (/chromium/.test(info.cmdline) && !info.cmdline.includes("--type=")) browsers.add(info.pid);
+          if (info.cmdline.includes("compose.js")) nodes.set(info.pid, info.ppid);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const result = await batch.result;
+    ended = true;
+    await watching;
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines(result.stdout).filter((line) => /^row \d: /.test(line))).toHaveLength(4);
+    // A browser that could not be handed back in time (a very busy machine) is closed and another launched.
+    expect(browsers.size).toBeGreaterThan(0);
+    expect(browsers.size).toBeLessThanOrEqual(2);
+    // A child it spawns shows the parent's command line until it execs (ffmpeg, the browser): not a compose of its own.
+    expect([...nodes].filter(([, parent]) => !nodes.has(parent))).toHaveLength(1);
   }, 120_000);
 
   it("a stop leaves the finished rows whole and no partial file", async () => {

@@ -1,7 +1,8 @@
 /**
  * A command loads what it uses, no more: the browser driver, the render pipeline, the producer's
  * server and the WebAssembly font decoder cost about half a second of CPU to load, which `--version`,
- * `--help`, a refused flag, `compose lint` and `compose init` would otherwise pay on every start.
+ * `--help`, a refused flag, `compose lint`, `compose info` of a composition whose source settles it and
+ * `compose init` would otherwise pay on every start.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -33,6 +34,9 @@ describe("a command's start", () => {
     [["--help"], 0],
     [["render", "--fps", "25"], 2],
     [["lint", "."], 0],
+    // The source settles this composition's duration: info loads no page, so no browser driver.
+    [["info", "."], 0],
+    [["snapshot", "--at", "soon"], 2],
     [["init", "--list"], 0],
   ])("compose %j loads no browser driver, render pipeline, server or font decoder", async (args, code) => {
     const run = await loadedModules(args);

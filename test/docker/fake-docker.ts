@@ -12,9 +12,12 @@ export type FakeDockerKind =
   /** A client whose socket the user may not open. */
   | "permission-denied"
   /**
-   * A working engine, emulated on this machine: `image inspect` finds the image when
-   * FAKE_DOCKER_IMAGE=present, `build` succeeds, and `run` runs the container's command with this
-   * repository's CLI, mounts translated back to their host sources, in --workdir with --env.
+   * A working engine, emulated on this machine: with FAKE_DOCKER_IMAGE=present it has one image,
+   * FAKE_DOCKER_TAG with the labels FAKE_DOCKER_LABELS (JSON), which `image ls` and `image
+   * inspect` show; `build` succeeds (unless FAKE_DOCKER_BUILD=unreachable: then it fails as
+   * where snapshot.debian.org does not answer), and an image's /compose/versions is FAKE_DOCKER_VERSIONS;
+   * `run` runs the container's command with this repository's CLI, mounts translated back to
+   * their host sources, in --workdir with --env.
    * It cannot isolate anything or prove the image's contents; it proves the command line.
    */
   | "engine";
@@ -49,13 +52,27 @@ if (command === "version") {
   process.stdout.write(JSON.stringify({ Client: { Version: "28.2.2" }, Server: { Version: "28.2.2" } }) + "\\n");
   process.exit(0);
 }
+const present = process.env.FAKE_DOCKER_IMAGE === "present";
+if (command === "image" && args[1] === "ls") {
+  if (present) process.stdout.write(process.env.FAKE_DOCKER_TAG + "\\n");
+  process.exit(0);
+}
 if (command === "image" && args[1] === "inspect") {
-  if (process.env.FAKE_DOCKER_IMAGE === "present") { process.stdout.write("sha256:fake\\n"); process.exit(0); }
+  if (present && args.at(-1) === process.env.FAKE_DOCKER_TAG) { process.stdout.write(process.env.FAKE_DOCKER_LABELS + "\\n"); process.exit(0); }
   process.stderr.write("Error response from daemon: No such image: " + args.at(-1) + "\\n");
+  process.exit(1);
+}
+if (command === "image" && args[1] === "rm") process.exit(0);
+if (command === "build" && process.env.FAKE_DOCKER_BUILD === "unreachable") {
+  process.stderr.write("E: Failed to fetch http://snapshot.debian.org/archive/debian/20261121T000000Z/dists/bookworm/InRelease  Could not resolve 'snapshot.debian.org'\\n");
   process.exit(1);
 }
 if (command === "build") {
   process.stderr.write("#0 building with \\"default\\" instance using docker driver (fake)\\n");
+  process.exit(0);
+}
+if (command === "run" && args.includes("--entrypoint=cat")) {
+  process.stdout.write(process.env.FAKE_DOCKER_VERSIONS ?? "");
   process.exit(0);
 }
 if (command !== "run") { process.stderr.write("fake docker: unexpected command " + command + "\\n"); process.exit(125); }

@@ -1,12 +1,15 @@
 /**
  * The container path by the exact command it builds: `docker run` for a render (mounts, the
  * read-only project, the calling user, the image tag, every flag passed on, paths mapped) and
- * `docker build` for the image. Pure functions: no Docker engine is needed (this machine has none).
+ * `docker build` for the image, with the labels and tag it gets. Pure functions: no Docker engine
+ * is needed (real-engine.test.ts runs them on one).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dockerBuildArgs, imageTag, repositoryRoot } from "../../packages/cli/src/docker/image.js";
+import { lockDigest, pinnedImageOf, repositoryRoot, type LocalImage } from "../../packages/cli/src/docker/image.js";
+import { dockerBuildArgs, isPinnedBuild, unreachableSourcesHint } from "../../packages/cli/src/docker/image-build.js";
+import { imageLabels, imageTagOf, parseVersionsFile, versionsOfLabels, type ImageVersions } from "../../packages/cli/src/docker/image-versions.js";
 import { containerPath, dockerRunArgs, passedFlags, type ContainerRender } from "../../packages/cli/src/docker/run-command.js";
 import { UsageError } from "../../packages/cli/src/usage-error.js";
 import { REPO_ROOT } from "../support/project.js";
@@ -49,11 +52,6 @@ describe("docker run for compose render --docker", () => {
       "--output=/home/ada/promo/renders/promo.mp4",
       "--no-browser-gpu",
     ]);
-  });
-
-  it("tags the image by the project's version", () => {
-    expect(imageTag()).toBe(`compose-render:${VERSION}`);
-    expect(imageTag("2.3.4")).toBe("compose-render:2.3.4");
   });
 
   it("mounts the project read-only and only the output's directory writable, at the output's own path", () => {
@@ -189,14 +187,124 @@ describe("docker run for compose render --docker", () => {
   });
 });
 
+/** /compose/versions as the Dockerfile writes it in an image built from Debian's current archive. */
+const CURRENT_VERSIONS = `version=${VERSION}
+archive=current
+base-image=compose-test/debian:bookworm
+browser=chromium-headless-shell 156.0.8078.108-1~deb12u1
+ffmpeg=ffmpeg 7:5.1.9-0+deb12u1
+fonts=fonts-dejavu-core 2.37-6, fonts-liberation2 2.1.5-1, fonts-noto-color-emoji 2.042-0+deb12u1
+node=v20.20.2
+lock=sha256:0cd576ed793335ccb97816a4181be8073380947f4901dfb5bacfbfd02ecbed1c
+debian-packages=sha256:29344cacb3b041645234b6037ba3cc7272af63aac8e6e4b252d44e50a864da43
+`;
+
+describe("the image's labels and tag", () => {
+  const current = parseVersionsFile(CURRENT_VERSIONS)!;
+  const pinned: ImageVersions = {
+    ...current,
+    archive: "snapshot 20261121T000000Z",
+    "base-image": "debian:bookworm-20260918-slim@sha256:3783cc01769c7b2b1b83a5c5ad96c815348e28ed7da68e2e3687004faa906251",
+    browser: "chromium-headless-shell 156.0.8078.79-1~deb12u1",
+  };
+
+  it("records every version the image lists, and reads them back", () => {
+    expect(imageLabels(current, false)).toEqual({
+      "compose.version": VERSION,
+      "compose.archive": "current",
+      "compose.base-image": "compose-test/debian:bookworm",
+      "compose.browser": "chromium-headless-shell 156.0.8078.108-1~deb12u1",
+      "compose.ffmpeg": "ffmpeg 7:5.1.9-0+deb12u1",
+      "compose.fonts": "fonts-dejavu-core 2.37-6, fonts-liberation2 2.1.5-1, fonts-noto-color-emoji 2.042-0+deb12u1",
+      "compose.node": "v20.20.2",
+      "compose.lock": "sha256:0cd576ed793335ccb97816a4181be8073380947f4901dfb5bacfbfd02ecbed1c",
+      "compose.debian-packages": "sha256:29344cacb3b041645234b6037ba3cc7272af63aac8e6e4b252d44e50a864da43",
+      "compose.pinned": "false",
+    });
+    expect(versionsOfLabels(imageLabels(current, false))).toEqual(current);
+    // An image without them (built by hand, or another image) has no versions to show.
+    expect(versionsOfLabels({ "org.opencontainers.image.title": "compose-render" })).toBeUndefined();
+    expect(versionsOfLabels(null)).toBeUndefined();
+    expect(parseVersionsFile(CURRENT_VERSIONS.replace(/^node=.*\n/m, ""))).toBeUndefined();
+  });
+
+  it("tags an image by the digest of its labels: the same versions the same tag, any other version another", () => {
+    const tag = imageTagOf(imageLabels(current, false));
+    expect(tag).toMatch(/^compose-render:[0-9a-f]{16}$/);
+    expect(imageTagOf(imageLabels({ ...current }, false))).toBe(tag);
+    expect(imageTagOf(imageLabels(pinned, true))).not.toBe(tag);
+    expect(imageTagOf(imageLabels({ ...current, "debian-packages": "sha256:0" }, false))).not.toBe(tag);
+    // An image from the current archive never passes for the pinned one, even holding the same versions.
+    expect(imageTagOf(imageLabels(pinned, false))).not.toBe(imageTagOf(imageLabels(pinned, true)));
+  });
+
+  it("renders by default in the pinned image of this version and lock file only", () => {
+    const image = (versions: ImageVersions, isPinned: boolean, tag: string): LocalImage => ({ tag, versions, pinned: isPinned });
+    const lock = lockDigest()!;
+    const images = [
+      image({ ...current, lock }, false, "compose-render:current"),
+      image({ ...pinned, lock, version: "0.0.1" }, true, "compose-render:older"),
+      image({ ...pinned, lock: "sha256:other" }, true, "compose-render:otherlock"),
+      image({ ...pinned, lock }, true, "compose-render:pinned"),
+    ];
+    expect(pinnedImageOf(images)?.tag).toBe("compose-render:pinned");
+    expect(pinnedImageOf(images.slice(0, 3))).toBeUndefined();
+    expect(lock).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
 describe("docker build of the image", () => {
-  it("builds from the repository root with its Dockerfile, tagged by version", () => {
-    expect(dockerBuildArgs(`compose-render:${VERSION}`, "/src/compose")).toEqual([
+  const root = "/src/compose";
+
+  it("builds from the repository root with its Dockerfile and its pins, on the host's network", () => {
+    expect(dockerBuildArgs({ root, archive: "snapshot" }, "compose-render:build-1")).toEqual([
       "build",
-      `--tag=compose-render:${VERSION}`,
+      "--network=host",
+      "--tag=compose-render:build-1",
       "--file=/src/compose/Dockerfile",
       "/src/compose",
     ]);
+    expect(isPinnedBuild({ archive: "snapshot" })).toBe(true);
+  });
+
+  it("passes a base image, the current archive, mirrors and certificate authorities as build arguments and a secret", () => {
+    const args = dockerBuildArgs(
+      {
+        root,
+        baseImage: "compose-test/debian:bookworm",
+        archive: "current",
+        debianMirror: "http://mirror.example/debian-mirror",
+        npmRegistry: "https://npm.example",
+        caCertificates: "/etc/ssl/certs/ca-certificates.crt",
+      },
+      "compose-render:build-1",
+    );
+    expect(args).toEqual([
+      "build",
+      "--network=host",
+      "--tag=compose-render:build-1",
+      "--file=/src/compose/Dockerfile",
+      "--build-arg=BASE_IMAGE=compose-test/debian:bookworm",
+      "--build-arg=DEBIAN_SNAPSHOT=",
+      "--build-arg=DEBIAN_MIRROR=http://mirror.example/debian-mirror",
+      "--build-arg=NPM_REGISTRY=https://npm.example",
+      "--secret=id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt",
+      "/src/compose",
+    ]);
+    expect(dockerBuildArgs({ root, archive: "snapshot", debianMirror: "http://snap.example" }, "t")).toContain("--build-arg=SNAPSHOT_MIRROR=http://snap.example");
+    expect(isPinnedBuild({ archive: "current" })).toBe(false);
+    expect(isPinnedBuild({ archive: "snapshot", baseImage: "debian:bookworm" })).toBe(false);
+  });
+
+  it("says how to build from what answers after a build from Docker's registry or the snapshot failed", () => {
+    expect(unreachableSourcesHint({ archive: "snapshot" })).toBe(
+      "where Docker's registry or snapshot.debian.org does not answer, build from what does: compose docker build --base-image IMAGE --archive current",
+    );
+    expect(unreachableSourcesHint({ archive: "snapshot", baseImage: "debian-12-local" })).toBe(
+      "where snapshot.debian.org does not answer, build from what does: compose docker build --base-image debian-12-local --archive current",
+    );
+    expect(unreachableSourcesHint({ archive: "current" })).toMatch(/^where Docker's registry does not answer, .* --base-image IMAGE --archive current$/);
+    expect(unreachableSourcesHint({ archive: "current", baseImage: "debian-12-local" })).toBeUndefined();
   });
 
   it("finds the repository root from the CLI's own location", () => {

@@ -64,7 +64,7 @@ beforeAll(async () => {
   await writeFile(join(outside, "secret.txt"), SECRET);
   await writeFile(join(outside, "secret.html"), `<p>${SECRET}</p>`);
   await writeFile(join(outside, "dir", "file.txt"), SECRET);
-  projectServer = await serveProject(project, join(base, "frames"));
+  projectServer = await serveProject(project, { read: async () => undefined });
   preview = await startPreviewServer({
     entryFile: join(project, "index.html"),
     pathArg: project,

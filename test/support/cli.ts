@@ -39,6 +39,8 @@ export interface CliOptions {
    * busy the machine is. The process then runs under `bash -c`, which reports it with `times`.
    */
   measureCpu?: boolean;
+  /** Run as this user and group (the tests must run as root to give another). */
+  user?: { uid: number; gid: number };
 }
 
 export interface CliRun {
@@ -76,6 +78,7 @@ export function startNode(argv: string[], options: CliOptions = {}): CliRun {
     env: childEnv(options.env, tag),
     stdio: ["ignore", "pipe", "pipe", ...(options.measureCpu ? (["pipe"] as const) : [])],
     detached: options.processGroup ?? false,
+    ...options.user,
   });
   let times = "";
   (child.stdio[3] as NodeJS.ReadableStream | undefined)?.setEncoding("utf8").on("data", (chunk: string) => {
@@ -265,3 +268,22 @@ export async function limited<T>(limit: number, tasks: Array<() => Promise<T>>):
  * shared with other work can be several times slower than an idle one.
  */
 export const RENDER_HOOK_TIMEOUT_MS = 300_000;
+
+/**
+ * The memory the browsers below `pid` hold, as the renderer's limit counts it: each process's
+ * private pages and the shared memory it maps (RssAnon + RssShmem), their programs left out.
+ */
+export function browserMemory(pid: number): number {
+  let total = 0;
+  for (const info of descendantsOf(pid)) {
+    if (!info.cmdline.includes("chromium")) continue;
+    try {
+      const status = readFileSync(`/proc/${info.pid}/status`, "utf8");
+      const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+      total += (kib("RssAnon") + kib("RssShmem")) * 1024;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}

@@ -1,13 +1,16 @@
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { registerBenchmark } from "./commands/benchmark.js";
+import { registerDocker } from "./commands/docker.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerFonts } from "./commands/fonts.js";
+import { registerInfo } from "./commands/info.js";
 import { registerInit } from "./commands/init.js";
 import { registerLint } from "./commands/lint.js";
 import { registerPreview } from "./commands/preview.js";
 import { registerRender } from "./commands/render.js";
 import { registerServe } from "./commands/serve.js";
+import { registerSnapshot } from "./commands/snapshot.js";
 import { registerWorker } from "./commands/worker.js";
 import { printable } from "@compose/core";
 import { UsageError } from "./usage-error.js";
@@ -33,12 +36,15 @@ const program = new Command("compose")
 registerInit(program);
 registerDoctor(program);
 registerLint(program);
+registerInfo(program);
 registerFonts(program);
 registerPreview(program);
 registerRender(program);
+registerSnapshot(program);
 registerBenchmark(program);
 registerServe(program);
 registerWorker(program);
+registerDocker(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -29,6 +29,7 @@ export { parseVariableDeclarations, type DeclarationFinding, type DeclarationFin
 export { MAX_VARIABLES_DEPTH, parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
 export { validateVariableValues, type VariableIssue } from "./variables/validate-values.js";
 export { resolveVariableValues } from "./variables/resolve-values.js";
+export { describeValue } from "./variables/value-types.js";
 
 export { parseComposition } from "./html/parse-composition.js";
 export type {
@@ -56,14 +57,15 @@ export {
   type CompositionMedia,
 } from "./metadata/extract-metadata.js";
 
-export { LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
-export type { LintFinding } from "./lint/types.js";
+export { FONT_PACKAGE_CODE, LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
+export type { FontPackageProblem, LintFinding } from "./lint/types.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
 export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
 export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";
 export { lintComposition, type LintCompositionOptions } from "./lint/lint-composition.js";
 export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-project.js";
 export { networkRefusedMessage, type AssetLintOptions, type CheckAsset } from "./lint/asset-files.js";
+export type { AssetReference } from "./html/asset-references.js";
 
 export {
   RENDER_OPTIONS,
@@ -121,8 +123,10 @@ export {
 } from "./formats/format-table.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
+export { fontFamilyUses, type FontFamilyUse } from "./text/font-family-uses.js";
 export { plural } from "./text/plural.js";
 export { listed } from "./text/listed.js";
+export { momentLabel } from "./text/moment-label.js";
 export { closestMatch } from "./text/closest.js";
 
 export {
@@ -154,3 +158,19 @@ export {
 
 export { rowIssues, rowName, rowProblemLine, typeTextRows, typedCell, type BatchRow, type RowProblem } from "./batch/batch-rows.js";
 export { expandOutputTemplate, fileNamePart, outputTemplateProblem, rowIndexText, sharedOutput } from "./batch/output-template.js";
+
+export {
+  FONT_SOURCES,
+  NETWORK_ANSWERS,
+  compositionInfoSchema,
+  folderInfoSchema,
+  infoOutputSchema,
+  snapshotOutputSchema,
+  MAX_SNAPSHOT_MOMENTS,
+  type FontSource,
+  type NetworkAnswer,
+  type CompositionInfoReport,
+  type FolderInfoReport,
+  type InfoOutput,
+  type SnapshotOutput,
+} from "./info/composition-info.js";

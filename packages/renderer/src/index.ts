@@ -1,4 +1,11 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
+// For renders that share browsers one after another (a batch's rows).
+export { KeptBrowsers } from "./page/browser-pool.js";
+// For `compose snapshot`: moments of a composition captured as render captures them, as a contact sheet or frame files.
+export { snapshot, type SnapshotRequest } from "./render/snapshot.js";
+// For `compose info`: what only a running page knows of a composition, loaded as render loads it.
+export { loadPageFacts, type PageFacts, type PageMedia } from "./render/page-facts.js";
+export type { LoadRequest } from "./1-load/load-composition.js";
 // The events render() emits, as core declares them.
 export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "@compose/core";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";

@@ -3,8 +3,10 @@
 
 // Where a host's data-composition-src points, as render resolves it.
 export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-composition.js";
-// The font families a project can draw as themselves.
-export { fontFamilyCatalog } from "./web/fonts/font-catalog.js";
+// The font families a project can draw as themselves, and how each is drawn.
+export { fontFamilyCatalog, type FontCatalog, type FontResolution } from "./web/fonts/font-catalog.js";
+// What a render would do with a remote URL: the project's packages answer it, or the network policy rules on it.
+export { remoteAnswers, type RemoteAnswer } from "./web/remote-answers.js";
 // The file server's way with project files, for the studio to serve them alike.
 export { openServedFile } from "./web/project-server.js";
 export { sendProjectFile } from "./web/send-file.js";

@@ -141,13 +141,16 @@ describe("variables", () => {
     // ready() mounts each host's composition in an iframe of its own.
     await page.evaluate(() => window.__compose!.ready());
     expect(await page.evaluate(() => window.__compose!.getVariables())).toEqual({ title: "From the CLI" });
-    const children = page.mainFrame().childFrames();
-    expect(children).toHaveLength(3);
-    const titles = await Promise.all(
-      children.map((frame) => frame.evaluate(() => document.getElementById("title")!.textContent)),
+    // The instances' frames in the hosts' document order: the order puppeteer learns of frames is
+    // the order they attached, which a busy machine may change.
+    const instances = await page.evaluate(() =>
+      [...document.querySelectorAll("iframe")].map((frame) => ({
+        title: frame.contentDocument!.getElementById("title")!.textContent,
+        errors: (frame.contentWindow as Window).__compose!.errors.map((error) => error.message),
+      })),
     );
-    expect(titles).toEqual(["Hello x5", "Second x3", "Hello x3"]);
-    const brokenErrors = await children[2]!.evaluate(() => window.__compose!.errors.map((error) => error.message));
+    expect(instances.map((instance) => instance.title)).toEqual(["Hello x5", "Second x3", "Hello x3"]);
+    const brokenErrors = instances[2]!.errors;
     expect(brokenErrors).toEqual([expect.stringMatching(/data-variable-values of "broken" is not valid JSON/)]);
     await page.close();
   });

@@ -5,14 +5,13 @@ import type { RenderRequest } from "@compose/renderer";
 import type { CompositionEntry } from "../project/resolve-composition-entry.js";
 import type { FrameSelection } from "../render/frame-selection.js";
 import type { RenderFlags } from "../render/render-flags.js";
+import { EXIT_INTERRUPTED, untilInterrupted } from "../render/interruptible.js";
 import { UsageError } from "../usage-error.js";
 import { createBatchReporter, createJsonBatchReporter } from "./batch-reporter.js";
 import { planBatch } from "./plan-batch.js";
 import { readRowsFile } from "./read-rows-file.js";
 import { autoBatchConcurrency, runBatch } from "./run-batch.js";
 
-/** Exit code of a process ended by Ctrl-C, as shells report it. */
-const EXIT_INTERRUPTED = 130;
 
 export interface BatchCommand {
   flags: RenderFlags & { batch: string };
@@ -55,11 +54,7 @@ export async function runBatchCommand({ flags, entry, options, selection, settin
   if (!quiet && !flags.json) process.stdout.write(`Rendering ${plural(plan.rows.length, "row")} of ${entry.name}, ${lanes} at a time\n`);
   for (const row of plan.rows) for (const warning of row.warnings) report.event(row, { type: "warning", code: warning.code, message: warning.message });
 
-  const controller = new AbortController();
-  const interrupt = () => controller.abort();
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
-  try {
+  return untilInterrupted(async (signal) => {
     const outcomes = await runBatch({
       plan,
       compositionFile: entry.file,
@@ -69,15 +64,12 @@ export async function runBatchCommand({ flags, entry, options, selection, settin
       concurrency: lanes,
       failFast: flags.failFast ?? false,
       resume: flags.resume ?? false,
-      signal: controller.signal,
+      signal,
       onEvent: report.event,
       onOutcome: report.outcome,
     });
-    report.summary(outcomes, plan.rows, controller.signal.aborted);
-    if (controller.signal.aborted) return EXIT_INTERRUPTED;
+    report.summary(outcomes, plan.rows, signal.aborted);
+    if (signal.aborted) return EXIT_INTERRUPTED;
     return [...outcomes.values()].some((outcome) => outcome.status === "failed") || outcomes.size < plan.rows.length ? 1 : 0;
-  } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
-  }
+  });
 }

@@ -49,7 +49,9 @@ export interface BatchRequest {
  */
 export async function runBatch(request: BatchRequest): Promise<Map<number, RowOutcome>> {
   const { plan, options, signal } = request;
-  const { render, RenderError } = await import("@compose/renderer");
+  const { render, RenderError, KeptBrowsers } = await import("@compose/renderer");
+  // One set of browsers for the whole batch: a row takes them as its render would launch them.
+  const browsers = new KeptBrowsers();
   const folder = commonFolder(plan.rows.map((row) => row.output));
   const manifest = await openManifest(folder, request.resume);
   const project = await projectDigest(dirname(request.compositionFile), [folder, request.rowsFile]);
@@ -76,7 +78,7 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
     try {
       const finished = await render(
         { ...request.settings, composition: request.compositionFile, output: row.output, options: { ...options, variables: row.values } },
-        { onEvent: (event) => request.onEvent(row, event), signal: stopped },
+        { onEvent: (event) => request.onEvent(row, event), signal: stopped, browsers },
       );
       await manifest.record({ row: row.index + 1, key, output: row.output, status: "done", sizeBytes: finished.sizeBytes });
       finish(row, { status: "done", sizeBytes: finished.sizeBytes });
@@ -93,6 +95,10 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
   const lane = async () => {
     while (!stopped.aborted && next < plan.rows.length) await renderRow(plan.rows[next++]!);
   };
-  await Promise.all(Array.from({ length: request.concurrency }, lane));
+  try {
+    await Promise.all(Array.from({ length: request.concurrency }, lane));
+  } finally {
+    await browsers.closeAll();
+  }
   return outcomes;
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { listCompositions } from "../preview/list-compositions.js";
+import { listCompositions } from "../project/list-compositions.js";
 import { startPreviewServer } from "../preview/server.js";
 import { compositionName, resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";

@@ -7,13 +7,12 @@ import { addDeclaredFlags } from "../render/flag-options.js";
 import { selectFrames, type FrameSelection } from "../render/frame-selection.js";
 import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import type { RenderEvent } from "@compose/renderer";
+import { renderFailureExit, untilInterrupted } from "../render/interruptible.js";
 import { writeJsonEvent } from "../render/json-events.js";
 import { createRenderReporter } from "../render/render-reporter.js";
 import { limitsFromFlags } from "../render/safety-flags.js";
 import { UsageError } from "../usage-error.js";
 
-/** Exit code of a process ended by Ctrl-C, as shells report it. */
-const EXIT_INTERRUPTED = 130;
 
 /**
  * --format, else what the output path asks for (its extension, or a directory for
@@ -59,6 +58,7 @@ export function registerRender(program: Command): void {
         // An unset shell variable, or a wish for standard output: neither names a place to write.
         throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
       }
+      if (flags.image !== undefined && !flags.docker) throw new UsageError("--image names the image of --docker: add --docker, or leave out --image");
       const batchOnly = (["batchConcurrency", "failFast", "resume"] as const).find((field) => flags[field] !== undefined && flags[field] !== false);
       if (batchOnly !== undefined && flags.batch === undefined) throw new UsageError(`${optionFlag(batchOnly)} goes with --batch FILE; without it there is one render`);
       // A batch's --output is a template: its {ext} names no format, the flag or the default does.
@@ -82,35 +82,16 @@ export function registerRender(program: Command): void {
       // Loaded here, not at the top: the browser driver would slow every other command's start.
       const { render, RenderError } = await import("@compose/renderer");
 
-      const controller = new AbortController();
-      const interrupt = () => controller.abort();
-      process.once("SIGINT", interrupt);
-      process.once("SIGTERM", interrupt);
       const report = flags.json
         ? (event: RenderEvent) => writeJsonEvent(process.stdout, event)
         : createRenderReporter({ quiet: flags.quiet ?? false, interactive: Boolean(process.stdout.isTTY), out: process.stdout, err: process.stderr });
       try {
-        await render(
-          {
-            composition: entry.file,
-            output,
-            options,
-            frames: selection.frames,
-            still: selection.still,
-            ...settings,
-            optionName: optionFlag,
-          },
-          { onEvent: report, signal: controller.signal },
-        );
+        const request = { composition: entry.file, output, options, frames: selection.frames, still: selection.still, ...settings, optionName: optionFlag };
+        await untilInterrupted((signal) => render(request, { onEvent: report, signal }));
       } catch (error) {
         if (!(error instanceof RenderError)) throw error;
-        if (process.env.COMPOSE_DEBUG) console.error(error.cause ?? error);
         // With --json the failed event said it on stdout; stderr still tells a person watching.
-        process.stderr.write(`error: ${error.message}\n`);
-        process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
-      } finally {
-        process.off("SIGINT", interrupt);
-        process.off("SIGTERM", interrupt);
+        process.exitCode = renderFailureExit(error);
       }
     });
 }

@@ -90,8 +90,15 @@ export function describeEngineProblem(
   };
 }
 
-/** The one line `compose render --docker` prints (after "error: ") when it cannot use Docker. */
-export function engineErrorLine(status: Exclude<DockerEngineStatus, { state: "ready" }>, manager: PackageManager): string {
+/**
+ * The one line a command that needs Docker prints (after "error: ") when it cannot use it;
+ * `orElse` is what the user can do without Docker (null: nothing, as for building the image).
+ */
+export function engineErrorLine(
+  status: Exclude<DockerEngineStatus, { state: "ready" }>,
+  manager: PackageManager,
+  orElse: string | null = "render without --docker",
+): string {
   const { problem, fix } = describeEngineProblem(status, manager);
-  return `docker: ${problem}: ${fix}, or render without --docker`;
+  return `docker: ${problem}: ${fix}${orElse === null ? "" : `, or ${orElse}`}`;
 }

@@ -44,7 +44,7 @@ export const RESERVED_CONTAINER_PATHS = [
 ];
 
 export interface ContainerRender {
-  /** Image reference, e.g. compose-render:0.1.0. */
+  /** Image reference, e.g. compose-render:46f1cf70e43e2ce5. */
   image: string;
   /** Absolute host path of the composition's HTML file. */
   compositionFile: string;
@@ -104,19 +104,29 @@ export function passedFlags(flags: RenderFlags): string[] {
   });
 }
 
+/**
+ * Where the output's directory is mounted in the container: at its own path, which must not hide
+ * a directory the container needs (a usage error).
+ */
+export function outputMountTarget(output: string, platform: NodeJS.Platform = process.platform): string {
+  const outputDir = hostPath(platform).dirname(output);
+  const outputDirInside = containerPath(outputDir, platform);
+  const hidden = RESERVED_CONTAINER_PATHS.find((reserved) => overlaps(outputDirInside, reserved));
+  if (hidden !== undefined) {
+    throw new UsageError(
+      `--output ${output}: --docker mounts ${outputDir} at ${outputDirInside} in the container, which would hide the container's ${hidden}; write the output to another directory`,
+    );
+  }
+  return outputDirInside;
+}
+
 /** The arguments of `docker` (from `run` on) that render `plan` in the container. */
 export function dockerRunArgs(plan: ContainerRender): string[] {
   const platform = plan.platform ?? process.platform;
   const path = hostPath(platform);
   const projectDir = path.dirname(plan.compositionFile);
   const outputDir = path.dirname(plan.output);
-  const outputDirInside = containerPath(outputDir, platform);
-  const hidden = RESERVED_CONTAINER_PATHS.find((reserved) => overlaps(outputDirInside, reserved));
-  if (hidden !== undefined) {
-    throw new UsageError(
-      `--output ${plan.output}: --docker mounts ${outputDir} at ${outputDirInside} in the container, which would hide the container's ${hidden}; write the output to another directory`,
-    );
-  }
+  const outputDirInside = outputMountTarget(plan.output, platform);
 
   const mounts = [bindMount(projectDir, CONTAINER_PROJECT, true), bindMount(outputDir, outputDirInside, false)];
   const inner = [

@@ -2,7 +2,8 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCores, checkEncoders, checkFfmpeg, checkMemory, checkNode, parseEncoderNames, type DoctorContext } from "./checks.js";
+import type { ImageVersions } from "../docker/image-versions.js";
+import { checkCores, checkEncoders, checkFfmpeg, checkMemory, checkNode, describeImages, parseEncoderNames, type DoctorContext } from "./checks.js";
 import { detectPackageManager, installCommand } from "./install-command.js";
 import { formatDoctorText, summarize } from "./report.js";
 
@@ -102,5 +103,33 @@ describe("the report", () => {
       ["✓ alpha  fine", "✗ beta   missing", "         fix: sudo apt-get install beta", "! gamma  meh", "         fix: do it", "", "1 check failed (1 warning): compose render needs it fixed.", ""].join("\n"),
     );
     expect(summarize(checks)).toEqual({ ok: false, passed: 1, warnings: 1, failed: 1 });
+  });
+});
+
+describe("the docker line's images", () => {
+  const versions: ImageVersions = {
+    version: "0.1.0",
+    archive: "snapshot 20261121T000000Z",
+    "base-image": "debian:bookworm-20260918-slim@sha256:3783",
+    browser: "chromium-headless-shell 156.0.8078.79-1~deb12u1",
+    ffmpeg: "ffmpeg 7:5.1.9-0+deb12u1",
+    fonts: "fonts-dejavu-core 2.37-6",
+    node: "v20.20.2",
+    lock: "sha256:0cd5",
+    "debian-packages": "sha256:2934",
+  };
+  const pinned = { tag: "compose-render:aaaa", versions, pinned: true };
+  const current = { tag: "compose-render:bbbb", versions: { ...versions, archive: "current", browser: "chromium-headless-shell 156.0.8078.108-1~deb12u1" }, pinned: false };
+
+  it("names the image --docker renders in with what it holds, and the others --image can take", () => {
+    expect(describeImages([current, pinned], pinned)).toBe(
+      "renders in compose-render:aaaa: chromium-headless-shell 156.0.8078.79-1~deb12u1, ffmpeg 7:5.1.9-0+deb12u1, Node.js 20.20.2, fonts-dejavu-core 2.37-6; from Debian snapshot 20261121T000000Z on debian:bookworm-20260918-slim@sha256:3783; with --image: compose-render:bbbb (current archive, chromium-headless-shell 156.0.8078.108-1~deb12u1)",
+    );
+  });
+
+  it("says when there is no pinned image yet, and how one comes", () => {
+    expect(describeImages([], undefined)).toBe(
+      "no image with the pinned versions yet: compose render --docker builds one (compose docker build --archive current builds from Debian's current archive)",
+    );
   });
 });

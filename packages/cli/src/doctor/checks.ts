@@ -4,6 +4,8 @@ import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
 import { defaultWorkerCount, FORMAT_TABLE, isFolderOutput, MAX_WORKERS, OUTPUT_FORMATS, paletteEncoding, plural } from "@compose/core";
 import { toolPath, TOOL_PATH_VARIABLES, type Tool } from "@compose/renderer/tools";
 import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
+import { listImages, pinnedImageOf, type LocalImage } from "../docker/image.js";
+import { describeVersions } from "../docker/image-versions.js";
 import { checkBrowser } from "./browser-check.js";
 import { detectPackageManager, installCommand, type PackageManager } from "./install-command.js";
 import { firstLine, runTool, whichSync } from "./run-tool.js";
@@ -180,11 +182,23 @@ export async function checkBrowserRenders(context: DoctorContext): Promise<Check
   }
 }
 
+/** The image `compose render --docker` would use and what it holds, and the others it can be given with --image. */
+export function describeImages(images: LocalImage[], pinned: LocalImage | undefined = pinnedImageOf(images)): string {
+  const used = pinned?.versions
+    ? `renders in ${pinned.tag}: ${describeVersions(pinned.versions)}`
+    : "no image with the pinned versions yet: compose render --docker builds one (compose docker build --archive current builds from Debian's current archive)";
+  const others = images.flatMap(({ tag, versions }) =>
+    tag === pinned?.tag || versions === undefined ? [] : [`${tag} (${versions.archive === "current" ? "current archive" : versions.archive}, ${versions.browser})`],
+  );
+  return others.length === 0 ? used : `${used}; with --image: ${others.join(", ")}`;
+}
+
 export async function checkDocker(context: DoctorContext): Promise<CheckResult> {
   const base = { id: "docker", name: "docker" };
   const status = await probeDockerEngine();
   if (status.state === "ready") {
-    return { ...base, status: "pass", detail: `CLI ${status.clientVersion}, engine ${status.engineVersion}: container mode (--docker) is available` };
+    const engine = `CLI ${status.clientVersion}, engine ${status.engineVersion}: container mode (--docker) is available`;
+    return { ...base, status: "pass", detail: `${engine}; ${describeImages(await listImages())}` };
   }
   // The same probe and fix as `compose render --docker`, which refuses to start in this state.
   const { fix } = describeEngineProblem(status, context.packageManager);

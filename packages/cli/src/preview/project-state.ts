@@ -74,8 +74,8 @@ export async function lintEntry(options: { entryFile: string; cwd: string; versi
     return text;
   };
   try {
-    const knownFontFamily = await fontFamilyCatalog(dirname(options.entryFile));
-    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily });
+    const fonts = await fontFamilyCatalog(dirname(options.entryFile), dirname(entryFile));
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems });
     return { version: options.version, ...countSeverities(findings), files, findings };
   } catch (error) {
     return { version: options.version, errors: 0, warnings: 0, files, findings: [], error: (error as Error).message };

@@ -5,6 +5,7 @@ import type { JobEvent, JobExecutor } from "@compose/producer";
 import { RenderJob } from "@compose/producer/render-job";
 import { optionsProblemLine } from "../render/render-flags.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
+import { RENDERS_FOLDER } from "../project/renders-folder.js";
 
 /** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
 const PAGE_FIELDS = ["format", "quality", "fps", "scale", "workers", "allowMissingAssets", "variables", "instances"] as const;
@@ -29,9 +30,6 @@ export interface RenderJobsOptions {
 
 /** `busy`: another render is running, which this one would compete with for the machine. */
 export type StartResult = { ok: true; render: PreviewRender } | { ok: false; problem: string; busy?: boolean };
-
-/** Folder under the project root that the preview's renders are written to (and the watcher ignores). */
-export const RENDERS_FOLDER = "renders";
 
 /**
  * The renders folder, made when missing; refused when it is anything but a real folder of the

@@ -11,7 +11,7 @@ import { openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } fro
 import { cacheable, sendCacheable } from "./http-cache.js";
 import { injectFirstScript } from "./inject-runtime.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
-import { listCompositions } from "./list-compositions.js";
+import { listCompositions } from "../project/list-compositions.js";
 import { lintEntry, readProjectState } from "./project-state.js";
 import { createRenderJobs, type PreviewRender } from "./render-jobs.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
@@ -76,6 +76,12 @@ function notFound(response: ServerResponse): void {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   send(response, status, "application/json; charset=utf-8", JSON.stringify(body));
+}
+
+/** A failure the request caused (a project file refused, missing or not a file): a 400, not the preview's own fault. */
+function causedByRequest(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code !== "";
 }
 
 /** Largest request body the page sends (render options and variable values). */
@@ -146,6 +152,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const root = await realpath(dirname(options.entryFile));
   /** The composition compose preview was given; each page may pick another of the project's, which it names in its requests. */
   const defaultEntry = join(root, relative(dirname(options.entryFile), options.entryFile));
+  /** The project's absolute paths as paths inside it: what the page is told shows nothing of the machine's file system. */
+  const withoutMachinePaths = (message: string) => message.replaceAll(`${root}${sep}`, "").replaceAll(root, "the project");
   const urlOf = (file: string) => `/${relative(root, file).split(sep).map(encodeURIComponent).join("/")}`;
   /** The entry a page names (a path relative to the project, `/`-separated), or the default when it names none; undefined when it is not one of the project's compositions. */
   const entryFor = async (path: unknown): Promise<string | undefined> => {
@@ -170,10 +178,14 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const renders = createRenderJobs({ root, execute: options.executeRender });
 
   const readState = async (file: string) => ({
-    ...(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
+    ...withoutPathsInError(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
     compositions: await listCompositions(root),
     pathIsFolder: options.pathIsFolder,
   });
+  /** An answer whose `error` names no absolute path. */
+  function withoutPathsInError<T extends { error?: string | undefined }>(answer: T): T {
+    return answer.error === undefined ? answer : { ...answer, error: withoutMachinePaths(answer.error) };
+  }
   /** What the page asks for, read once per composition and project version: every tab and reload of a version shares it. */
   const answers = new Map<string, Promise<unknown>>();
   /** The compositions whose state was asked for at this version: those the open pages show. */
@@ -182,7 +194,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (name === "state") statesAsked.add(file);
     const key = `${name} ${version} ${file}`;
     if (!answers.has(key)) {
-      const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version });
+      const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version }).then(withoutPathsInError);
       // A read that failed is tried again on the next request.
       answers.set(key, read.catch((error: unknown) => (answers.delete(key), Promise.reject(error))));
     }
@@ -245,7 +257,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         const plans = await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number });
         return sendJson(response, 200, { plans });
       } catch (error) {
-        return sendJson(response, 400, { error: (error as Error).message, code: (error as { code?: string }).code });
+        return sendJson(response, 400, { error: withoutMachinePaths((error as Error).message), code: (error as { code?: string }).code });
       }
     }
     if (name === "renders") {
@@ -255,7 +267,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       const file = await entryFor(composition);
       if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
       const started = await renders.start(isPlainObject(body.value) ? fields : body.value, { file, name: options.nameOf(file) });
-      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: started.problem });
+      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: withoutMachinePaths(started.problem) });
       return sendJson(response, 202, { id: started.render.job.id, output: started.render.job.outputUrl });
     }
     const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
@@ -316,7 +328,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: Error) => {
-      if (!response.headersSent) send(response, 500, "text/plain; charset=utf-8", error.message);
+      // JSON, as every answer of the preview's own; a project file the request named is its fault (400).
+      if (!response.headersSent) sendJson(response, causedByRequest(error) ? 400 : 500, { error: withoutMachinePaths(error.message) });
       else response.end();
     });
   });

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from "node:fs";
-import { RENDERS_FOLDER } from "./render-jobs.js";
+import { RENDERS_FOLDER } from "../project/renders-folder.js";
 
 export interface ProjectWatcher {
   close(): void;

@@ -5,10 +5,11 @@
  * commander options.
  */
 import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compose/core";
-import { DEFAULT_LIMITS } from "@compose/renderer/limits";
+import { DEFAULT_LIMITS, formatMemorySize } from "@compose/renderer/limits";
 
 const RENDER_AND_CONTAINER = ["render", "container"] as const;
-const EVERYWHERE = ["render", "container", "serve-worker"] as const;
+/** The limits' scopes: a snapshot loads the composition as a render does, so it refuses what a render refuses. */
+const EVERYWHERE = ["render", "container", "serve-worker", "snapshot"] as const;
 
 /** Keyed by the render option's JSON name, or for the CLI's own flags by commander's name for them; in --help order. */
 export const FLAGS = {
@@ -27,6 +28,13 @@ export const FLAGS = {
     flag: "--variables-file <path>",
     help: "a JSON file holding variable values, under --variables",
     // Not passed on as typed: the container reads the file where it is mounted.
+    scopes: ["render", "info", "snapshot"],
+  },
+  image: {
+    flag: "--image <tag>",
+    help: "with --docker: the image to render in, as compose docker build printed its tag",
+    defaultText: "the image built from the Dockerfile's pins, built when missing",
+    // Chooses the container, so it is not passed into it.
     scopes: ["render"],
   },
   batch: {
@@ -56,6 +64,12 @@ export const FLAGS = {
   maxFrames: { flag: "--max-frames <n>", help: "frames one render may capture", default: DEFAULT_LIMITS.maxFrames, scopes: EVERYWHERE },
   maxWidth: { flag: "--max-width <px>", help: "output width allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },
   maxHeight: { flag: "--max-height <px>", help: "output height allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxHeight, scopes: EVERYWHERE },
+  maxMemory: {
+    flag: "--max-memory <size>",
+    help: "memory each page's browser may hold (script heap, typed arrays, canvases, images), such as 1G or 512M",
+    default: formatMemorySize(DEFAULT_LIMITS.maxMemory),
+    scopes: EVERYWHERE,
+  },
   acceptRequestHosts: { flag: "--accept-request-hosts", help: "let requests add hosts of their own (allowHosts)", scopes: ["serve-worker"] },
 } as const satisfies Record<string, FlagDeclaration>;
 

@@ -7,7 +7,9 @@ import { Command } from "commander";
 import { renderOptionsSchema, RENDER_OPTIONS, type FlagScope } from "@compose/core";
 import { openApiDocument } from "@compose/producer";
 import { describe, expect, it } from "vitest";
+import { registerInfo } from "../commands/info.js";
 import { registerRender } from "../commands/render.js";
+import { registerSnapshot } from "../commands/snapshot.js";
 import { registerServe } from "../commands/serve.js";
 import { registerWorker } from "../commands/worker.js";
 import { passedFlags } from "../docker/run-command.js";
@@ -36,6 +38,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   sdr: { argv: ["--sdr"], value: true },
   docker: { argv: ["--docker"], value: true },
   variables: { argv: ['--variables={"title":"Hi"}'], value: { title: "Hi" } },
+  image: { argv: ["--image=compose-render:0123456789abcdef"] },
   batch: { argv: ["--batch=rows.csv"] },
   batchConcurrency: { argv: ["--batch-concurrency=2"] },
   failFast: { argv: ["--fail-fast"] },
@@ -52,11 +55,12 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   maxFrames: { argv: ["--max-frames=900"] },
   maxWidth: { argv: ["--max-width=1920"] },
   maxHeight: { argv: ["--max-height=1080"] },
+  maxMemory: { argv: ["--max-memory=1G"] },
   acceptRequestHosts: { argv: ["--accept-request-hosts"] },
 };
 
 const scopesOf = (field: FlagField): readonly FlagScope[] => FLAGS[field].scopes;
-const COMMANDS: Record<string, FlagScope> = { render: "render", serve: "serve-worker", worker: "serve-worker" };
+const COMMANDS: Record<string, FlagScope> = { render: "render", serve: "serve-worker", worker: "serve-worker", info: "info", snapshot: "snapshot" };
 
 /** The CLI's commands, their actions replaced by one that keeps the flags commander parsed. */
 function cli() {
@@ -64,6 +68,8 @@ function cli() {
   registerRender(program);
   registerServe(program);
   registerWorker(program);
+  registerInfo(program);
+  registerSnapshot(program);
   const command = (name: string) => program.commands.find((candidate) => candidate.name() === name)!;
   return {
     /** Whether the command has the field's declared flag (serve has its own --max-concurrent-renders). */
@@ -118,6 +124,9 @@ describe("declared flags", () => {
     ["render", "(also public addresses), all (default: all)"],
     ["serve", "(also public addresses), all (default: public)"],
     ["worker", "(also public addresses), all (default: public)"],
+    ["info", "(also public addresses), all (default: all)"],
+    ["snapshot", "(also public addresses), all (default: all)"],
+    ["snapshot", "--max-frames <n> frames one render may capture (default: 108000)"],
   ])("compose %s --help shows %s", (name, text) => {
     expect(cli().help(name)).toContain(text);
   });

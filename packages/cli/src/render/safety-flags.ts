@@ -1,5 +1,5 @@
 import { RENDER_OPTIONS, type NetworkMode } from "@compose/core";
-import { DEFAULT_LIMITS, type RenderLimits } from "@compose/renderer/limits";
+import { DEFAULT_LIMITS, formatMemorySize, MIN_MEMORY, parseMemorySize, type RenderLimits } from "@compose/renderer/limits";
 import { UsageError } from "../usage-error.js";
 import { flagName, type FlagsOf } from "./flag-options.js";
 
@@ -16,14 +16,23 @@ export function operatorNetworkFromFlags(flags: SafetyFlags): { mode: NetworkMod
   return { mode: mode.data, allowHosts: flags.allowHost ?? [], acceptRequestHosts: flags.acceptRequestHosts ?? false };
 }
 
-/** The limits the flags raise or lower; a flag that is not a positive whole number is a usage error. */
+/** A limit flag's value: a size for --max-memory, else a positive whole number; anything else is a usage error. */
+function limitOf(field: keyof RenderLimits, text: string): number {
+  if (field === "maxMemory") {
+    const bytes = parseMemorySize(text);
+    if (bytes === undefined || bytes < MIN_MEMORY) throw new UsageError(`${flagName(field)} must be a size such as 2G or 512M, at least ${formatMemorySize(MIN_MEMORY)} (got ${text})`);
+    return bytes;
+  }
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new UsageError(`${flagName(field)} must be a positive whole number (got ${text})`);
+  return Number(text);
+}
+
+/** The limits the flags raise or lower. */
 export function limitsFromFlags(flags: SafetyFlags): Partial<RenderLimits> {
   const limits: Partial<RenderLimits> = {};
   for (const field of Object.keys(DEFAULT_LIMITS) as Array<keyof RenderLimits>) {
     const text = flags[field];
-    if (text === undefined) continue;
-    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new UsageError(`${flagName(field)} must be a positive whole number (got ${text})`);
-    limits[field] = Number(text);
+    if (text !== undefined) limits[field] = limitOf(field, text);
   }
   return limits;
 }

@@ -11,6 +11,8 @@ export interface AssetLintOptions {
   check: CheckAsset;
   /** The network the render will have: with `none`, every remote URL is reported as refused. */
   network?: NetworkMode;
+  /** Hears of every remote http(s) URL a file makes the page load, whatever the network: `compose info` lists them. */
+  onRemote?: (file: string, reference: AssetReference) => void;
 }
 
 /** How the render words a URL its network policy refused; lint says the same of a URL it would refuse. */
@@ -35,6 +37,7 @@ export function createAssetLint(
     for (const reference of references) {
       const url = reference.url.trim();
       if (!isProjectUrl(url)) {
+        if (REMOTE.test(url)) options.onRemote?.(file, { ...reference, url });
         if (options.network === "none" && REMOTE.test(url)) {
           const host = /^(?:https?:)?\/\/([^/?#:]+)/i.exec(url)?.[1] ?? url;
           report("network-refused", reference.loc, networkRefusedMessage(url, "only the project is allowed", `--allow-host ${host} or --network all`));

@@ -52,6 +52,8 @@ export const LINT_CODES = {
   "inline-media": "warning",
   // Fonts: the render draws a family it cannot find with another font.
   "font-family-unknown": "warning",
+  // A font package of the project that cannot be read: the render goes on without it (or without the face).
+  "font-package-invalid": "warning",
   // A project file the page loads that is not there: render refuses it with the same code.
   "missing-asset": "error",
   // A remote URL that --network none refuses: only reported when lint is told that network.
@@ -71,3 +73,6 @@ export type LintCode = keyof typeof LINT_CODES;
  * file (a FIFO, device, directory, dotfile or link out of the project) name a refusal with it.
  */
 export const PROJECT_FILE_CODE = "not-a-project-file" satisfies LintCode;
+
+/** A file of a project's font packages that keeps the package, or a face, from being used: lint's finding and the render's warning. */
+export const FONT_PACKAGE_CODE = "font-package-invalid" satisfies LintCode;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LINT_CODES, type LintCode } from "./codes.js";
+import type { FontPackageProblem } from "./types.js";
 import { composition, lintFiles, type ProjectFiles } from "./lint.test-helpers.js";
 import type { NetworkMode } from "../options/option-declarations.js";
 
@@ -20,8 +21,8 @@ const clips = (...lines: string[]): ProjectFiles => ({ "index.html": composition
 
 const NUMBER = { id: "n", type: "number", label: "N", default: 1 };
 
-/** For every code: a project that triggers it and a close variant that does not. */
-const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: { network?: NetworkMode } }> = {
+/** For every code: a project that triggers it and a close variant that does not (with the font package problems the caller found). */
+const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: { network?: NetworkMode }; fontPackageProblems?: FontPackageProblem[] }> = {
   "no-composition-root": { bad: { "index.html": "<p>hello</p>" }, good: clips() },
   "root-missing-attribute": {
     bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320"' }) },
@@ -138,6 +139,11 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
     bad: clips('<p style="font-family: Nowhere Sans, sans-serif">x</p>'),
     good: clips('<p style="font-family: Inter, sans-serif">x</p>'),
   },
+  "font-package-invalid": {
+    bad: clips('<p style="font-family: Space Mono">x</p>'),
+    good: clips('<p style="font-family: Space Mono">x</p>'),
+    fontPackageProblems: [{ file: "node_modules/@fontsource/space-mono/package.json", line: 2, column: 3, problem: "is not valid JSON, so the package is not used" }],
+  },
   "foreign-runtime-api": {
     bad: clips("<script>const { title } = window.__hyperframes.getVariables();</script>"),
     good: clips("<script>const { title } = window.__compose.getVariables();</script>"),
@@ -169,8 +175,8 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
 };
 
 describe("lint codes", () => {
-  it.each(Object.entries(CASES))("%s: triggered by the bad example only", async (code, { bad, good, assets }) => {
-    const badFindings = await lintFiles(bad, "index.html", assets);
+  it.each(Object.entries(CASES))("%s: triggered by the bad example only", async (code, { bad, good, assets, fontPackageProblems }) => {
+    const badFindings = await lintFiles(bad, "index.html", assets, fontPackageProblems);
     expect(badFindings.map((finding) => finding.code)).toContain(code);
     expect(badFindings.find((finding) => finding.code === code)?.severity).toBe(LINT_CODES[code as LintCode]);
     expect(await lintFiles(good, "index.html", assets && { ...assets, network: "public" })).toEqual([]);

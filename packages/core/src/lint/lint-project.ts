@@ -1,11 +1,11 @@
 import { parseComposition } from "../html/parse-composition.js";
 import type { SubCompositionHost } from "../html/types.js";
-import { PROJECT_FILE_CODE } from "./codes.js";
+import { FONT_PACKAGE_CODE, LINT_CODES, PROJECT_FILE_CODE } from "./codes.js";
 import { quote } from "../text/quote.js";
 import { lintParsedComposition, sortByPosition } from "./lint-composition.js";
 import { createReport, type Report } from "./report.js";
 import type { EmbeddedComposition } from "./rules/rule.js";
-import type { LintFinding } from "./types.js";
+import type { FontPackageProblem, LintFinding } from "./types.js";
 import { createAssetLint, type AssetLintOptions } from "./asset-files.js";
 
 /**
@@ -27,7 +27,7 @@ export async function lintProject(
   entryFile: string,
   load: LoadFile,
   resolvePath: ResolvePath,
-  options: { knownFontFamily?: (family: string) => boolean; assets?: AssetLintOptions } = {},
+  options: { knownFontFamily?: (family: string) => boolean; fontPackageProblems?: FontPackageProblem[]; assets?: AssetLintOptions } = {},
 ): Promise<LintFinding[]> {
   const entryHtml = await load(entryFile);
   if (entryHtml === undefined) throw new Error(`composition file not found: ${entryFile}`);
@@ -89,5 +89,10 @@ export async function lintProject(
   };
 
   await lintFile(entryFile, entryHtml, []);
-  return [...findingsByFile.values()].flat();
+  return [...findingsByFile.values()].flat().concat((options.fontPackageProblems ?? []).map(fontPackageFinding));
+}
+
+/** A font package file the caller found unusable, as the finding that names it. */
+function fontPackageFinding({ file, line, column, problem }: FontPackageProblem): LintFinding {
+  return { file, line: line ?? 1, column: column ?? 1, severity: LINT_CODES[FONT_PACKAGE_CODE], code: FONT_PACKAGE_CODE, message: problem };
 }

@@ -1,12 +1,15 @@
 import { lintProject } from "./lint-project.js";
-import type { LintFinding } from "./types.js";
+import type { FontPackageProblem, LintFinding } from "./types.js";
 import type { NetworkMode } from "../options/option-declarations.js";
 
 /** An in-memory project for tests: a file that is an Error cannot be read. */
 export type ProjectFiles = Record<string, string | Error>;
 
-/** With `assets`, the files the project holds are checked too: a path not among `files` does not exist. */
-export async function lintFiles(files: ProjectFiles, entry = "index.html", assets?: { network?: NetworkMode }): Promise<LintFinding[]> {
+/**
+ * With `assets`, the files the project holds are checked too: a path not among `files` does not
+ * exist. `fontPackageProblems` are what the caller found of the project's font packages.
+ */
+export async function lintFiles(files: ProjectFiles, entry = "index.html", assets?: { network?: NetworkMode }, fontPackageProblems?: FontPackageProblem[]): Promise<LintFinding[]> {
   return lintProject(
     entry,
     async (path) => {
@@ -18,6 +21,7 @@ export async function lintFiles(files: ProjectFiles, entry = "index.html", asset
     {
       // Every font family but those named Nowhere is drawn as itself here.
       knownFontFamily: (family) => !family.startsWith("Nowhere"),
+      fontPackageProblems,
       ...(assets && { assets: { ...assets, check: async (path: string) => (path in files ? undefined : "does not exist") } }),
     },
   );

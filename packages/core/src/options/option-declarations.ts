@@ -41,6 +41,10 @@ export type NetworkMode = (typeof NETWORK_MODES)[number];
 export type FlagScope =
   /** A flag of compose render. */
   | "render"
+  /** A flag of compose info: what changes the facts it reports (variables, the network policy). */
+  | "info"
+  /** A flag of compose snapshot: what changes the frames it captures, as it changes a render's. */
+  | "snapshot"
   /** Passed on as typed to the render inside the container of compose render --docker. */
   | "container"
   /** A flag of compose serve and compose worker: the operator's, for every request. */
@@ -126,7 +130,7 @@ export const RENDER_OPTIONS = {
     ),
     default: 30,
     read: "number",
-    scopes: RENDER_AND_CONTAINER,
+    scopes: [...RENDER_AND_CONTAINER, "snapshot"],
   },
   quality: {
     flag: "--quality <preset>",
@@ -228,28 +232,28 @@ export const RENDER_OPTIONS = {
       }),
     defaultText: "the declared defaults",
     read: "variables",
-    scopes: RENDER_AND_CONTAINER,
+    scopes: [...RENDER_AND_CONTAINER, "info", "snapshot"],
   },
   strictVariables: {
     flag: "--strict-variables",
     help: "treat variable warnings as errors",
     schema: BOOLEAN,
     default: false,
-    scopes: RENDER_AND_CONTAINER,
+    scopes: [...RENDER_AND_CONTAINER, "snapshot"],
   },
   allowMissingAssets: {
     flag: "--allow-missing-assets",
     help: "warn of assets that fail to load (images, fonts, styles, scripts, media) instead of failing",
     schema: BOOLEAN,
     default: false,
-    scopes: RENDER_AND_CONTAINER,
+    scopes: [...RENDER_AND_CONTAINER, "snapshot"],
   },
   replaceOutput: {
     flag: "--replace-output",
     help: "let a png-sequence write into an output directory that is not empty, replacing the frames and audio of an earlier sequence (other files stay); without it such a directory is refused",
     schema: BOOLEAN,
     default: false,
-    scopes: RENDER_AND_CONTAINER,
+    scopes: [...RENDER_AND_CONTAINER, "snapshot"],
   },
   network: {
     flag: "--network <mode>",
@@ -257,7 +261,7 @@ export const RENDER_OPTIONS = {
     // Absent: the renderer's own policy (everything for compose render, public for serve and
     // worker); each command's help names its own.
     schema: z.enum(NETWORK_MODES, { error: `must be one of ${oneOf(NETWORK_MODES)}` }),
-    scopes: ["render", "container", "serve-worker"],
+    scopes: ["render", "container", "serve-worker", "info", "snapshot"],
   },
   allowHosts: {
     flag: "--allow-host <host>",
@@ -266,7 +270,7 @@ export const RENDER_OPTIONS = {
       .array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9.:-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/, { error: HOST_RULE }), { error: HOST_RULE })
       .max(100, { error: HOST_RULE }),
     read: "list",
-    scopes: ["render", "container", "serve-worker"],
+    scopes: ["render", "container", "serve-worker", "info", "snapshot"],
   },
 } as const satisfies Record<string, RenderOptionDeclaration>;
 

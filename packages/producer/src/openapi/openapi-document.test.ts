@@ -16,16 +16,17 @@ import { request } from "../../test/support/http.js";
 import { eventProblems } from "../../test/support/openapi.js";
 import { jobEventSchema } from "../jobs/job-events.js";
 import { openApiDocument } from "./openapi-document.js";
+import { infoJsonSchema } from "./json-schema.js";
 
 type Document = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, any> } };
 const document = openApiDocument() as Document;
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-/** `METHOD /path/{param}` for every operation of the document. */
-function documentedOperations(): string[] {
+/** `METHOD /path/{param}` for every operation of the document (HEAD ones too, with `head`). */
+function documentedOperations(head = false): string[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
     Object.keys(item)
-      .filter((key) => METHODS.includes(key))
+      .filter((key) => METHODS.includes(key) || (head && key === "head"))
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
 }
@@ -66,9 +67,10 @@ describe("routes and document", () => {
       maxWorkersPerRender: 1,
       network: { mode: "public", allowHosts: [], acceptRequestHosts: false },
       openApiDocument: document,
+      infoSchema: {},
     });
     await app.ready();
-    expect(registered.sort()).toEqual(documentedOperations().sort());
+    expect(registered.sort()).toEqual(documentedOperations(true).sort());
     for (const operation of registered) {
       const [method, path] = operation.split(" ") as [string, string];
       expect(producer.app.hasRoute({ method: method as "GET", url: path.replace(/\{(\w+)\}/g, ":$1") }), operation).toBe(true);
@@ -91,6 +93,15 @@ describe("routes and document", () => {
         expect(unknownRoute, `${method} ${concrete}: ${response.status} ${response.body.toString().slice(0, 200)}`).toBe(!documented(method, concrete));
       }
     }
+  });
+
+  it("publishes the JSON Schema of compose info --json beside it, at GET /schemas/info.json", async () => {
+    const response = await request(`${url}/schemas/info.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toContain("application/schema+json");
+    const schema = JSON.parse(response.body.toString("utf8"));
+    expect(schema).toEqual(JSON.parse(JSON.stringify(infoJsonSchema())));
+    expect(schema.oneOf.map((branch: { properties: { kind: { const: string } } }) => branch.properties.kind.const)).toEqual(["composition", "folder"]);
   });
 
   it("is what GET /openapi.json serves", async () => {

@@ -1,16 +1,8 @@
-import { dirname, join } from "node:path";
 import { FORMAT_TABLE, noDurationMessage, type RenderOptions } from "@compose/core";
 import type { CompositionInfo } from "@compose/runtime";
 import type { CompositionPage } from "../page/composition-page.js";
 import type { CaptureMode } from "../page/frame-capturer.js";
-import { createRuling, effectivePolicy, refusalReporter, type NetworkPolicy, type OperatorNetworkPolicy, type PageNetwork } from "../web/network-policy.js";
-import { startPolicyProxy } from "../web/policy-proxy.js";
-import { projectFontsScript } from "../web/fonts/project-fonts-script.js";
-import { defaultFontconfig, GENERIC_FAMILIES } from "../web/fonts/default-fonts.js";
-import { projectFontRules } from "../web/local/fontsource.js";
-import { createLocalWeb } from "../web/local/local-resolver.js";
-import type { PackageLookup } from "../web/local/npm-package.js";
-import { frameImageFormat } from "../common/frame-image.js";
+import type { OperatorNetworkPolicy } from "../web/network-policy.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { throwIfAborted } from "../common/render-error.js";
 import { warnOnOpaqueBackground, warnOnRootSize, warnOnUnavailableGraphics } from "./composition/composition-warnings.js";
@@ -20,12 +12,11 @@ import { readComposition, type SourceComposition } from "./composition/read-comp
 import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./composition/render-limits.js";
 import { frameSizeAt } from "./composition/frame-size.js";
 import type { PixelSize } from "../common/scaled-size.js";
-import { cacheRoot } from "../common/cache.js";
-import { prepareMedia, type PreparedMedia } from "./prepare-media.js";
+import type { PreparedMedia } from "./prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
-import { serveProject } from "../web/project-server.js";
 import { warnOfFontFallbacks } from "./warn-font-fallbacks.js";
-import { openFirstPage, openPages, warnOnce, type PageSetup } from "./open-pages.js";
+import { openComposition } from "./open-composition.js";
+import { openPages } from "./open-pages.js";
 import type { LoadContext } from "./load-context.js";
 
 /** What loading a composition needs: the part of a render request before the plan. */
@@ -40,7 +31,7 @@ export interface LoadRequest extends OptionNaming {
   captureMode?: CaptureMode;
   /** How long a page may take to load and become ready, and each frame to settle. */
   readyTimeoutMs?: number;
-  /** Caps on frames and size; DEFAULT_LIMITS where absent. */
+  /** Caps on frames, size and memory; DEFAULT_LIMITS where absent. */
   limits?: Partial<RenderLimits>;
   /** Values for the composition's sub-composition hosts by data-composition-id, in place of their data-variable-values. */
   instances?: Record<string, Record<string, unknown>>;
@@ -68,23 +59,6 @@ export interface LoadedComposition {
   openMorePages(count: number): Promise<CompositionPage[]>;
 }
 
-/** The render's network policy, and the proxy that holds WebSockets and remote media to it too, closed with the render. */
-async function pageNetwork(policy: NetworkPolicy, baseUrl: string, packages: PackageLookup, optionName: (field: string) => string, context: LoadContext): Promise<PageNetwork> {
-  const ruling = createRuling(policy, new URL(baseUrl).origin);
-  const onRefused = refusalReporter(context.emit, optionName);
-  const local = createLocalWeb(packages);
-  if (policy.mode === "all") return { policy, ruling, onRefused, local };
-  const proxy = await startPolicyProxy(ruling, onRefused);
-  context.cleanups.push(() => proxy.close());
-  return { policy, ruling, onRefused, local, proxy: proxy.url };
-}
-
-/** The fonts of every page: the default set through fontconfig and the generic families, and the project's font packages. */
-async function pageFonts(packages: PackageLookup): Promise<PageSetup["fonts"]> {
-  const [fontconfigFile, rules] = await Promise.all([defaultFontconfig(), projectFontRules(packages)]);
-  return { fontconfigFile, page: { generic: GENERIC_FAMILIES, script: rules.length > 0 ? projectFontsScript(rules) : undefined } };
-}
-
 /** The load stage: everything before the plan. */
 export async function loadComposition(request: LoadRequest, context: LoadContext): Promise<LoadedComposition> {
   const { options } = request;
@@ -100,35 +74,9 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
   if (declared !== undefined) checkFrames(source.id, declared, options.fps, limits);
   await preflight(source, frameSize, options, optionName, emit, signal);
 
-  const projectRoot = dirname(source.file);
-  const server = await serveProject(projectRoot, join(cacheRoot(), "frames"));
-  context.cleanups.push(() => server.close());
-
-  // A render for others (an operator's policy) sees the packages of the project alone, not those of the folders above it.
-  const packages: PackageLookup = { root: projectRoot, parents: request.network === undefined };
-  const network = await pageNetwork(effectivePolicy(request.network, options), server.baseUrl, packages, optionName, context);
-  const setup: PageSetup = {
-    composition: source,
-    options,
-    baseUrl: server.baseUrl,
-    network,
-    pool: context.pool,
-    readyTimeoutMs: request.readyTimeoutMs,
-    instances: request.instances,
-    warn: warnOnce(emit),
-    fonts: await pageFonts(packages),
-  };
-  const { page: firstPage, mode } = await openFirstPage(setup, request.captureMode);
-  const media = await prepareMedia([firstPage], {
-    network,
-    projectRoot,
-    baseUrl: server.baseUrl,
-    fps: options.fps,
-    image: frameImageFormat(options.format),
-    signal,
-  });
+  const { setup, firstPage, mode, media, fonts } = await openComposition(source, request, context, { videoFrames: true, limits });
   const { info } = firstPage;
-  await warnOfFontFallbacks(firstPage, projectRoot, server.baseUrl, setup.warn);
+  await warnOfFontFallbacks(await firstPage.fontFallbacks(), fonts, setup.warn);
   warnOnRootSize(source, info, emit);
   warnOnUnavailableGraphics(info, emit);
   // What lint finds in the source, found again in the live DOM that scripts changed.

@@ -9,7 +9,7 @@ import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
 import type { SourceComposition } from "./composition/read-composition.js";
 
-const DEFAULT_READY_TIMEOUT_MS = 30_000;
+export const DEFAULT_READY_TIMEOUT_MS = 30_000;
 
 /** What every page of one render is opened with. */
 export interface PageSetup {
@@ -25,6 +25,8 @@ export interface PageSetup {
   instances: Record<string, Record<string, unknown>> | undefined;
   /** Every page of a render loads the same assets: warnOnce tells each finding once, not once per page. */
   warn: (code: string, message: string) => void;
+  /** Bytes of memory each page's browser may hold. */
+  maxMemory: number;
 }
 
 export function warnOnce(emit: (event: RenderEvent) => void): (code: string, message: string) => void {
@@ -40,17 +42,23 @@ export function warnOnce(emit: (event: RenderEvent) => void): (code: string, mes
 export async function openPages(setup: PageSetup, count: number, mode: CaptureMode): Promise<CompositionPage[]> {
   const { composition, options, network, pool } = setup;
   const deviceScaleFactor = drawnScale(options.scale);
-  const browsers = await pool.launch(count, {
+  const contexts = await pool.launch(count, {
     deviceScaleFactor,
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
     proxy: network.proxy,
     fontconfigFile: setup.fonts.fontconfigFile,
   });
-  await Promise.all(browsers.map((browser) => routeRequests(browser, network)));
+  await Promise.all(
+    contexts.map(async (context) => {
+      const routing = await routeRequests(context.browser(), network);
+      // A browser another render takes next must not route its requests by this render's policy.
+      pool.onRelease(context.browser(), () => routing.detach());
+    }),
+  );
   return Promise.all(
-    browsers.map((browser) =>
-      openCompositionPage(browser, {
+    contexts.map((context) =>
+      openCompositionPage(context, {
         url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
         width: composition.width,
         height: composition.height,
@@ -63,6 +71,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         allowMissingAssets: options.allowMissingAssets,
         warn: setup.warn,
         fonts: setup.fonts.page,
+        maxMemory: setup.maxMemory,
       }),
     ),
   );

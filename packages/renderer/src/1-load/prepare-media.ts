@@ -11,6 +11,7 @@ import { RenderError } from "../common/render-error.js";
 import { FRAMES_PREFIX, servesFile } from "../web/project-server.js";
 import type { AudioClip } from "../media/audio-clip.js";
 import { extractFrames } from "../media/extract-frames.js";
+import type { FrameFiles } from "../media/frame-files.js";
 import type { MediaInput } from "../media/media-input.js";
 import { contentHash, exists } from "../common/cache.js";
 import { probeSource, type HdrTransfer, type SourceFacts } from "../media/probe-source.js";
@@ -23,7 +24,11 @@ export interface MediaContext {
   baseUrl: string;
   fps: number;
   image: FrameImageFormat;
+  /** Extract each video's frames for the pages to show (default); a page that is only described, never captured, needs none. */
+  videoFrames?: boolean;
   signal?: AbortSignal;
+  /** The render's server of extracted frames, which checks each frame as it serves it; a page served elsewhere (the preview's) has none. */
+  frames?: FrameFiles;
 }
 
 /** What the media step needs of a page: its description, and a way to hand it the plans. */
@@ -39,6 +44,8 @@ export interface PreparedMedia {
 
 interface Source {
   input: MediaInput;
+  /** The source as the composition names it: its path in the project, or its URL. */
+  shown: string;
   /** Identifies the bytes, for the frame cache; undefined for a URL, whose bytes may change under it. */
   sourceId: string | undefined;
   facts: SourceFacts;
@@ -85,7 +92,7 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
     throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);
   });
   if (media.kind === "video" && !facts.hasVideo) throw mediaError(media, shown, "has no video stream");
-  return { input, sourceId: local ? await contentHash(input.location) : undefined, facts };
+  return { input, shown, sourceId: local ? await contentHash(input.location) : undefined, facts };
 }
 
 /** The element's timeline when it has no data-duration: what is left of the source after data-media-start, at its rate. */
@@ -113,11 +120,11 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
   const limit = pLimit(availableParallelism());
   const plans: MediaPlan[] = await Promise.all(
     described.map(async (media) => {
-      const { input, sourceId, facts } = await sourceOf(media);
+      const { input, shown, sourceId, facts } = await sourceOf(media);
       const natural = naturalDuration(media, facts);
       const plan: MediaPlan = { key: media.key };
       if (media.declaredDuration === undefined) plan.naturalDuration = natural;
-      if (media.kind === "video") {
+      if (media.kind === "video" && context.videoFrames !== false) {
         const frames = await limit(() => extractFrames(
           {
             input,
@@ -132,6 +139,7 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
           },
           context.signal,
         ));
+        context.frames?.hold(frames, `the frames extracted from ${shown}`);
         plan.frames = { urlPattern: `${context.baseUrl}${FRAMES_PREFIX.slice(1)}${frames.key}/${frames.pattern}`, count: frames.count, fps: context.fps };
       }
       return plan;

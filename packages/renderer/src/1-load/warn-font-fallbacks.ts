@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CompositionPage } from "../page/composition-page.js";
 import type { FontFallback } from "../page/font-fallback.js";
-import { familySlug } from "@compose/core";
+import { familySlug, FONT_PACKAGE_CODE } from "@compose/core";
+import { installedPackageOf, type InstalledFontPackage } from "../web/local/fontsource.js";
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -37,18 +37,31 @@ async function whereUsed(fallback: FontFallback, projectRoot: string, baseUrl: s
   return `${file}, set by a script`;
 }
 
-/** A font-fallback warning for each family the page asked for and did not get, once per family. */
-export async function warnOfFontFallbacks(page: CompositionPage, projectRoot: string, baseUrl: string, warn: (code: string, message: string) => void): Promise<void> {
+/** Where the fonts a page asks for come from: the project and its server, and the font packages it has. */
+export interface FontSources {
+  projectRoot: string;
+  baseUrl: string;
+  installed: InstalledFontPackage[];
+}
+
+/** What would give `family` a font: its package, or a repair of the one the project has (which could not be used). */
+function remedy(family: string, installed: InstalledFontPackage[]): string {
+  const had = installedPackageOf(family, installed);
+  if (had) {
+    return `the project's package ${had.shown} has no face the browser could draw (its ${FONT_PACKAGE_CODE} warnings name the files at fault; reinstalling the package repairs damaged files)`;
+  }
+  return `add it with compose fonts add ${familySlug(family)}, or give it an @font-face`;
+}
+
+/** A font-fallback warning for each family a page asked for and did not get (its fontFallbacks()), once per family. */
+export async function warnOfFontFallbacks(fallbacks: readonly FontFallback[], sources: FontSources, warn: (code: string, message: string) => void): Promise<void> {
   const told = new Set<string>();
-  for (const fallback of await page.fontFallbacks()) {
+  for (const fallback of fallbacks) {
     const key = fallback.family.toLowerCase();
     if (told.has(key)) continue;
     told.add(key);
-    const where = await whereUsed(fallback, projectRoot, baseUrl);
+    const where = await whereUsed(fallback, sources.projectRoot, sources.baseUrl);
     const drawn = fallback.drawnWith[0] ?? "another font";
-    warn(
-      "font-fallback",
-      `font family "${fallback.family}" (${where}) has no font, so its text is drawn with ${drawn}: add it with compose fonts add ${familySlug(fallback.family)}, or give it an @font-face`,
-    );
+    warn("font-fallback", `font family "${fallback.family}" (${where}) has no font, so its text is drawn with ${drawn}: ${remedy(fallback.family, sources.installed)}`);
   }
 }

@@ -1,10 +1,9 @@
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { FrameImageFormat } from "../common/frame-image.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import type { SourceColour } from "./source-colour.js";
-import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf } from "../common/cache.js";
+import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf, refillDirectory, removeDamaged, type CacheCheck, type CacheEntry } from "../common/cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {
@@ -27,10 +26,19 @@ export interface FrameExtraction {
 export interface ExtractedFrames {
   /** Directory name under the frames cache, also the URL segment the page loads them from. */
   key: string;
-  directory: string;
+  entry: CacheEntry;
   count: number;
   pattern: string;
+  /** Extracts them again into their entry, which was found damaged as it was read (`damage` says how). */
+  refill(damage: string): Promise<CacheEntry>;
 }
+
+/**
+ * An entry holds a frame for every frame of the clip: hundreds of MB for a minute of HD video,
+ * too much to hash at every render. Names and sizes are checked at every use; each frame's bytes
+ * as a render reads it (FrameFiles).
+ */
+const FRAMES_CHECK: CacheCheck = { hashes: false };
 
 /** Browsers draw SDR: an HDR source is tone-mapped before the page shows it. */
 const TONE_MAP = "zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv";
@@ -85,18 +93,21 @@ export async function extractFrames(job: FrameExtraction, signal?: AbortSignal):
   const pattern = `frame_%06d.${extension}`;
   const fill = (temp: string) => runFfmpeg(extractionArgs(job, join(temp, pattern)), signal);
   const root = join(cacheRoot(), "frames");
-  const { key, directory } = job.sourceId === undefined
-    ? await contentAddressedDirectory(root, fill)
-    : await keyedDirectory(root, keyOf(["frames-v3", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr", job.colour.matrix, job.colour.range]), fill);
-  const count = (await readdir(directory)).filter((name) => name.endsWith(`.${extension}`)).length;
-  return {
+  const extracted = (key: string, entry: CacheEntry, refill: ExtractedFrames["refill"]): ExtractedFrames => ({
     key,
-    directory,
-    count,
+    entry,
+    count: Object.keys(entry.manifest.files).filter((name) => name.endsWith(`.${extension}`)).length,
     pattern,
-  };
-}
-
-async function keyedDirectory(root: string, key: string, fill: (tempDir: string) => Promise<void>): Promise<{ key: string; directory: string }> {
-  return { key, directory: await cachedDirectory(join(root, key), fill) };
+    refill,
+  });
+  if (job.sourceId === undefined) {
+    const { key, entry } = await contentAddressedDirectory(root, fill, FRAMES_CHECK);
+    return extracted(key, entry, async (damage) => {
+      await removeDamaged(entry);
+      return { ...(await contentAddressedDirectory(root, fill, FRAMES_CHECK)).entry, rebuilt: damage };
+    });
+  }
+  const key = keyOf(["frames-v4", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr", job.colour.matrix, job.colour.range]);
+  const entry = await cachedDirectory(join(root, key), fill, FRAMES_CHECK);
+  return extracted(key, entry, (damage) => refillDirectory(entry, damage, fill, FRAMES_CHECK));
 }

@@ -1,4 +1,4 @@
-import { TimeoutError, type Browser, type CDPSession, type Page, type Protocol } from "puppeteer-core";
+import { TimeoutError, type BrowserContext, type CDPSession, type Page, type Protocol } from "puppeteer-core";
 import type { ComposeBootConfig, CompositionInfo, MediaDescription, MediaPlan, PageError } from "@compose/runtime";
 import { withDeadline } from "../common/deadline.js";
 import { RenderError } from "../common/render-error.js";
@@ -6,7 +6,10 @@ import type { FrameResult } from "../common/frame-result.js";
 import type { FrameStats } from "@compose/core";
 import { AssetWatch } from "./asset-watch.js";
 import { findFontFallbacks, type FontFallback } from "./font-fallback.js";
+import { newPage } from "./new-page.js";
 import { createFrameCapturer, type CaptureMode, type FrameImageSettings } from "./frame-capturer.js";
+import { formatMemorySize } from "../common/memory-size.js";
+import { watchMemory } from "./memory-watch.js";
 import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
 
@@ -28,6 +31,8 @@ export interface CompositionPageOptions {
   warn: (code: string, message: string) => void;
   /** What generic families are drawn with (Page.setFontFamilies), and a script that adds the project's fonts to every document. */
   fonts?: { generic: Protocol.Page.FontFamilies; script?: string };
+  /** Bytes of memory the page's browser may hold (watchMemory); unbounded when absent. */
+  maxMemory?: number;
 }
 
 /** What a page's runtime records at every seek: the time, and each media element's gain then. */
@@ -36,6 +41,8 @@ export type GainSamples = Array<[number, Record<string, number>]>;
 /** A loaded composition that can be seeked and captured, one frame at a time; the capture stage takes its frames (3-capture/take-frame.ts). */
 export interface CompositionPage {
   info: CompositionInfo;
+  /** The browser context the page is in: other pages of the same render open beside it (a snapshot's contact sheet). */
+  readonly context: BrowserContext;
   /** Seeks to `t` seconds; resolves to whether the frame may have changed since the last seek. */
   seek(t: number): Promise<boolean>;
   /** Fails on an asset that failed to load since the last check (unless missing assets are allowed). */
@@ -60,22 +67,6 @@ export interface CompositionPage {
   volumesMayChange(): Promise<boolean>;
   /** The families the page's text asks for that no font of their name drew, as loaded. */
   fontFallbacks(): Promise<FontFallback[]>;
-}
-
-async function createPage(browser: Browser, options: CompositionPageOptions): Promise<Page> {
-  if (options.captureMode === "screenshot") return browser.newPage();
-  const session = await browser.target().createCDPSession();
-  const { targetId } = await session.send("Target.createTarget", {
-    url: "about:blank",
-    enableBeginFrameControl: true,
-    width: options.width,
-    height: options.height,
-  });
-  await session.detach();
-  const target = await browser.waitForTarget((candidate) => (candidate as unknown as { _targetId: string })._targetId === targetId);
-  const page = await target.page();
-  if (!page) throw new Error("the browser did not open a page for the composition");
-  return page;
 }
 
 /** A URL of the project server as the project's own path (`parts/slide.html`); other URLs as they are. */
@@ -146,15 +137,34 @@ async function waitUntilReady(cdp: CDPSession, watch: PageWatch, assets: AssetWa
   return outcome.result.value as CompositionInfo;
 }
 
-export async function openCompositionPage(browser: Browser, options: CompositionPageOptions): Promise<CompositionPage> {
+/** Fails the page as limit-exceeded once its browser holds more than `limit` bytes, its renderers killed; watched while the page is open. */
+function boundMemory(page: Page, watch: PageWatch, limit: number | undefined): void {
+  const browser = page.browser();
+  const pid = browser.process()?.pid;
+  if (pid === undefined || limit === undefined) return;
+  const stop = watchMemory(pid, limit, (held) =>
+    watch.fail(
+      new RenderError(
+        "limit-exceeded",
+        `the page held ${formatMemorySize(held)} of memory ${watch.where}, over the limit of ${formatMemorySize(limit)} (its script heap, typed arrays, canvases and images): use less, or raise the limit with --max-memory`,
+      ),
+    ),
+  );
+  // A kept browser outlives the page: the watch ends with whichever goes first.
+  page.once("close", stop);
+  browser.once("disconnected", stop);
+}
+
+export async function openCompositionPage(context: BrowserContext, options: CompositionPageOptions): Promise<CompositionPage> {
   const opened = (async () => {
-    const page = await createPage(browser, options);
+    const page = await newPage(context, options, options.captureMode);
     return { page, cdp: await page.createCDPSession() };
   })();
   const { page, cdp } = await withDeadline(opened, PLAIN_CALL_MS, () => {
     throw new RenderError("browser-crashed", `the browser did not open a page within ${PLAIN_CALL_MS / 1000} s`);
   });
   const watch = new PageWatch(page, cdp);
+  boundMemory(page, watch, options.maxMemory);
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
     height: options.height,
@@ -230,6 +240,7 @@ export async function openCompositionPage(browser: Browser, options: Composition
 
   const compositionPage: CompositionPage = {
     info,
+    context,
     stats,
     seek,
     checkAssets: () => assets.check(),

@@ -23,7 +23,8 @@ export class PageWatch {
   private crash: RenderError | undefined;
   /** Rejects with `crash` once it is set. */
   private readonly crashed: Promise<never>;
-  private readonly fail: (error: RenderError) => void;
+  /** Ends the page: every pending and later call fails with `error` (or with the failure that came first). */
+  readonly fail: (error: RenderError) => void;
   /** The URL the page must stay on, from holdTo() until release(). */
   private heldTo: string | undefined;
   private listening = false;

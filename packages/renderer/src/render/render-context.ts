@@ -1,5 +1,5 @@
 import { printable } from "@compose/core";
-import { BrowserPool } from "../page/browser-pool.js";
+import { BrowserPool, type KeptBrowsers } from "../page/browser-pool.js";
 import type { LoadContext } from "../1-load/load-context.js";
 import type { RenderEvent } from "@compose/core";
 import { fullDiskError } from "../common/disk-full.js";
@@ -10,6 +10,11 @@ import { tallyWarnings } from "../common/warning-tally.js";
 export interface RenderHooks {
   onEvent?: (event: RenderEvent) => void;
   signal?: AbortSignal;
+  /**
+   * Browsers shared by renders that run one after another (a batch's rows): taken from here and
+   * handed back when the render succeeds, instead of launched and closed for each render.
+   */
+  browsers?: KeptBrowsers;
 }
 
 /** What a render holds while it runs; everything in it is released when the render ends. */
@@ -40,7 +45,7 @@ function printableEvents(onEvent: (event: RenderEvent) => void): (event: RenderE
 export async function withRenderContext<T>(hooks: RenderHooks, step: (context: RenderContext) => Promise<T>): Promise<T> {
   const context: RenderContext = {
     emit: tallyWarnings(printableEvents(hooks.onEvent ?? (() => undefined))),
-    pool: new BrowserPool(),
+    pool: new BrowserPool(hooks.browsers),
     signal: hooks.signal,
     cleanups: [],
   };
@@ -61,6 +66,7 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
   try {
     return await Promise.race([running, cancelled]);
   } catch (error) {
+    context.pool.forgoReuse();
     const failure = explainFailure(error, context.pool, hooks.signal);
     context.emit({ type: "failed", code: failure.code, message: failure.message, problems: failure.problems });
     throw failure;

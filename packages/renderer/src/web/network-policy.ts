@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import type { Browser } from "puppeteer-core";
+import type { Browser, CDPSession } from "puppeteer-core";
 import type { NetworkMode } from "@compose/core";
 import { LOCAL_WEB_HOSTS, type LocalWeb } from "./local/local-resolver.js";
 
@@ -134,7 +134,7 @@ export function createRuling(policy: NetworkPolicy, projectOrigin: string): (url
  * anything (frames, iframes, workers, fonts, media); otherwise only those to the hosts LocalWeb
  * may answer.
  */
-export async function routeRequests(browser: Browser, network: PageNetwork): Promise<void> {
+export async function routeRequests(browser: Browser, network: PageNetwork): Promise<CDPSession> {
   const session = await browser.target().createCDPSession();
   session.on("Fetch.requestPaused", ({ requestId, request }) => {
     void (async () => {
@@ -159,6 +159,7 @@ export async function routeRequests(browser: Browser, network: PageNetwork): Pro
   });
   const patterns = network.policy.mode === "all" ? LOCAL_WEB_HOSTS.map((host) => ({ urlPattern: `*://${host}/*` })) : [{ urlPattern: "*" }];
   await session.send("Fetch.enable", { patterns });
+  return session;
 }
 
 /** The operator's policy: the widest a request may have, and whether requests may add hosts. */

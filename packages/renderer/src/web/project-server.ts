@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { lookup } from "mrmime";
 import { openProjectFile, projectFileProblem, type OpenedProjectFile } from "../common/project-file.js";
 import { sendProjectFile } from "./send-file.js";
 
@@ -49,15 +50,31 @@ async function serveFileOf(dir: string, request: IncomingMessage, response: Serv
   response.end("not found");
 }
 
+/** The renderer's own files that pages load under FRAMES_PREFIX (extracted video frames). */
+export interface RendererFiles {
+  /** The bytes of the file at `path` (below the prefix), checked; undefined when there is no such file. */
+  read(path: string): Promise<Buffer | undefined>;
+}
+
+async function serveRendererFile(files: RendererFiles, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = pathOf(request.url!.slice(FRAMES_PREFIX.length));
+  const bytes = path === undefined ? undefined : await files.read(path);
+  if (bytes === undefined) {
+    response.writeHead(404).end("not found");
+    return;
+  }
+  response.writeHead(200, { "Content-Type": lookup(path!) ?? "application/octet-stream", "Content-Length": bytes.length, "Cache-Control": "no-store" });
+  response.end(request.method === "HEAD" ? undefined : bytes);
+}
+
 /**
- * Serves a project directory to the browser on an ephemeral loopback port, and the extracted
- * video frames under FRAMES_PREFIX.
+ * Serves a project directory to the browser on an ephemeral loopback port, and the renderer's
+ * own files under FRAMES_PREFIX.
  */
-export async function serveProject(root: string, framesDir: string): Promise<ProjectServer> {
+export async function serveProject(root: string, rendererFiles: RendererFiles): Promise<ProjectServer> {
   const server: Server = createServer((request, response) => {
-    const frame = request.url?.startsWith(FRAMES_PREFIX);
-    if (frame) request.url = request.url!.slice(FRAMES_PREFIX.length - 1);
-    serveFileOf(frame ? framesDir : root, request, response).catch((error: Error) => {
+    const serving = request.url?.startsWith(FRAMES_PREFIX) ? serveRendererFile(rendererFiles, request, response) : serveFileOf(root, request, response);
+    serving.catch((error: Error) => {
       if (!response.headersSent) response.writeHead(500).end(error.message);
       else response.destroy();
     });

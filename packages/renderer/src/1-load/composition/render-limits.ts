@@ -2,6 +2,9 @@ import { frameCount } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
 import type { PixelSize } from "../../common/scaled-size.js";
 
+// --max-memory takes a size: the CLI reads and shows it as the renderer does.
+export { formatMemorySize, MIN_MEMORY, parseMemorySize } from "../../common/memory-size.js";
+
 /** Caps that keep one composition from taking a machine; whoever runs the renderer may raise them. */
 export interface RenderLimits {
   /** Frames one render may capture. */
@@ -9,10 +12,12 @@ export interface RenderLimits {
   /** Output width and height in pixels: the composition's at the render's scale. */
   maxWidth: number;
   maxHeight: number;
+  /** Bytes of memory one page's browser may hold: script heap, typed arrays, canvases, images, the compositor's tiles. */
+  maxMemory: number;
 }
 
-/** An hour at 30 fps; 8K. */
-export const DEFAULT_LIMITS: RenderLimits = { maxFrames: 108_000, maxWidth: 7680, maxHeight: 4320 };
+/** An hour at 30 fps; 8K; 2 GiB per page. */
+export const DEFAULT_LIMITS: RenderLimits = { maxFrames: 108_000, maxWidth: 7680, maxHeight: 4320, maxMemory: 2 * 1024 ** 3 };
 
 export function resolveLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   return { ...DEFAULT_LIMITS, ...limits };

@@ -1,7 +1,7 @@
 import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { cachedDirectory, cacheRoot, keyOf } from "../../common/cache.js";
+import { cachedDirectory, cacheRoot, keyOf, type CacheEntry } from "../../common/cache.js";
 
 /** A family of the default set: the npm package it comes from, and the names that resolve to it. */
 export interface DefaultFamily {
@@ -47,6 +47,9 @@ export function defaultFamilyFor(name: string): string | undefined {
 /** Where the system keeps fonts: searched only for what the default set lacks (emoji, scripts beyond Latin, Greek and Cyrillic). */
 const SYSTEM_FONT_DIRS = ['<dir>/usr/share/fonts</dir>', '<dir>/usr/local/share/fonts</dir>', '<dir prefix="xdg">fonts</dir>', "<dir>~/.fonts</dir>"];
 
+/** fontconfig writes its own cache of what it found into the entry as browsers use it: not part of the entry. */
+const FONTCONFIG_CACHE = "fontconfig-cache";
+
 function xml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -75,7 +78,7 @@ export function fontconfigXml(dir: string): string {
     "<fontconfig>",
     `  <dir>${xml(ours)}</dir>`,
     ...SYSTEM_FONT_DIRS.map((line) => `  ${line}`),
-    `  <cachedir>${xml(join(dir, "fontconfig-cache"))}</cachedir>`,
+    `  <cachedir>${xml(join(dir, FONTCONFIG_CACHE))}</cachedir>`,
     ...shadowed,
     ...aliases,
     "</fontconfig>",
@@ -108,23 +111,28 @@ async function packageOf(family: DefaultFamily): Promise<FontPackage> {
 /**
  * The fontconfig file the browsers of every render use, made once per set of package versions
  * in compose's cache: the packages' WOFF2 files as TrueType (the browser's font manager reads no
- * WOFF2 from disk) beside the configuration.
+ * WOFF2 from disk) beside the configuration. The entry is a few MB: every file is checked against
+ * its manifest at every use, and a damaged entry made again (`rebuilt` says what was wrong).
  */
-export async function defaultFontconfig(): Promise<string> {
+export async function defaultFontconfig(): Promise<{ file: string; entry: CacheEntry }> {
   const packages = await Promise.all(DEFAULT_FAMILIES.map(packageOf));
-  const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v1", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
-  await cachedDirectory(dir, async (temp) => {
-    // Loaded only to fill the cache: starting its WebAssembly would slow every command's start.
-    const { default: woff2 } = await import("wawoff2");
-    await mkdir(join(temp, "files"));
-    for (const [index, pkg] of packages.entries()) {
-      const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));
-      for (const name of files) {
-        const ttf = await woff2.decompress(await readFile(join(pkg.dir, "files", name)));
-        await writeFile(join(temp, "files", name.replace(/\.woff2$/, ".ttf")), ttf);
+  const dir = join(cacheRoot(), "fonts", keyOf(["fontconfig-v2", fontconfigXml(""), packages.map(({ name, version }) => `${name}@${version}`)]));
+  const entry = await cachedDirectory(
+    dir,
+    async (temp) => {
+      // Loaded only to fill the cache: starting its WebAssembly would slow every command's start.
+      const { default: woff2 } = await import("wawoff2");
+      await mkdir(join(temp, "files"));
+      for (const [index, pkg] of packages.entries()) {
+        const files = (await readdir(join(pkg.dir, "files"))).filter((name) => DEFAULT_FAMILIES[index]!.files.test(name));
+        for (const name of files) {
+          const ttf = await woff2.decompress(await readFile(join(pkg.dir, "files", name)));
+          await writeFile(join(temp, "files", name.replace(/\.woff2$/, ".ttf")), ttf);
+        }
       }
-    }
-    await writeFile(join(temp, "fonts.conf"), fontconfigXml(dir));
-  });
-  return join(dir, "fonts.conf");
+      await writeFile(join(temp, "fonts.conf"), fontconfigXml(dir));
+    },
+    { scratch: [FONTCONFIG_CACHE], hashes: true },
+  );
+  return { file: join(dir, "fonts.conf"), entry };
 }

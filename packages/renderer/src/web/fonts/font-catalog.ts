@@ -2,8 +2,9 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
+import { isGenericFontFamily, type FontPackageProblem, type FontSource } from "@compose/core";
 import { readProjectFile } from "../../common/project-file.js";
-import { installedFontFamilies } from "../local/fontsource.js";
+import { installedPackageOf, projectFontPackages } from "../local/fontsource.js";
 import { parseGoogleFontsUrl } from "../local/google-fonts-url.js";
 import { defaultFamilyFor } from "./default-fonts.js";
 
@@ -48,13 +49,48 @@ async function systemFamilies(): Promise<string[]> {
   }
 }
 
-/**
- * Whether a family named in the project can be drawn as itself: a name of the default set, a
- * family of the project's font packages, @font-face rules or Google Fonts stylesheets, or one of
- * this machine's fonts.
- */
-export async function fontFamilyCatalog(projectRoot: string): Promise<(family: string) => boolean> {
-  const [packages, files, system] = await Promise.all([installedFontFamilies({ root: projectRoot, parents: true }), familiesOfFiles(projectRoot), systemFamilies()]);
-  const known = new Set([...packages, ...files, ...system].map((family) => family.toLowerCase()));
-  return (family) => defaultFamilyFor(family) !== undefined || known.has(family.toLowerCase());
+/** How a family named in the project is drawn, and with which font when that is known. */
+export interface FontResolution {
+  source: FontSource;
+  drawnWith: string | undefined;
+}
+
+/** What the project can draw: how each family named in it resolves, and whether it is drawn as itself. */
+export interface FontCatalog {
+  /**
+   * How a family resolves, in the order the browser looks: a generic keyword and a name of the
+   * default set are drawn with the set's font; a family of the project's @font-face rules or Google
+   * Fonts stylesheets, or of its font packages, with that web font; a family of this machine's
+   * fonts with that font; else none of its name.
+   */
+  resolve(family: string): FontResolution;
+  /**
+   * Whether the family is drawn as itself: any answer but none. A family of a package the project
+   * has but that cannot be used counts as known: `problems` names that package instead.
+   */
+  known(family: string): boolean;
+  /** The files of the project's font packages that keep a package, or a face, from being used, under the project as the caller shows it. */
+  problems: FontPackageProblem[];
+}
+
+/** The font catalog of the project at `projectRoot`, shown as `shownRoot`: its font packages, @font-face rules and Google Fonts stylesheets, the default set, this machine's fonts. */
+export async function fontFamilyCatalog(projectRoot: string, shownRoot = projectRoot): Promise<FontCatalog> {
+  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }, { checkFontFiles: true }), familiesOfFiles(projectRoot), systemFamilies()]);
+  const lower = (families: string[]) => new Set(families.map((family) => family.toLowerCase()));
+  const [inPackages, inFiles, inSystem] = [lower(packages.rules.map((rule) => rule.family)), lower(files), lower(system)];
+  const resolve = (family: string): FontResolution => {
+    const name = family.toLowerCase();
+    const ours = defaultFamilyFor(family);
+    if (isGenericFontFamily(family)) return { source: "generic", drawnWith: ours };
+    if (inFiles.has(name)) return { source: "font-face", drawnWith: family };
+    if (inPackages.has(name)) return { source: "package", drawnWith: family };
+    if (ours !== undefined) return { source: "default", drawnWith: ours };
+    if (inSystem.has(name)) return { source: "system", drawnWith: family };
+    return { source: "none", drawnWith: undefined };
+  };
+  return {
+    resolve,
+    known: (family) => resolve(family).source !== "none" || installedPackageOf(family, packages.installed) !== undefined,
+    problems: packages.problems.map((problem) => ({ ...problem, file: join(shownRoot, problem.file) })),
+  };
 }

@@ -1,9 +1,10 @@
 import { extname } from "node:path";
 import { CDN_HOSTS, parseCdnUrl, type CdnFile } from "./cdn-url.js";
-import { familySlug } from "@compose/core";
-import { fontFaceCss, fontsourceRules } from "./fontsource.js";
-import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl } from "./google-fonts-url.js";
+import { familySlug, type FontPackageProblem } from "@compose/core";
+import { fontFaceCss, fontFileProblemOf, fontsourceRules, isFontPackage } from "./fontsource.js";
+import { GOOGLE_FONTS_HOST, parseGoogleFontsUrl, type RequestedFamily } from "./google-fonts-url.js";
 import { lookUpPackage, readPackageFile, type InstalledPackage, type PackageLookup } from "./npm-package.js";
+import { describePackageProblem } from "./package-problem.js";
 
 /** What the browser gets instead of going to the network. */
 export interface LocalResponse {
@@ -58,37 +59,49 @@ async function cdnFileBody(pkg: InstalledPackage, file: CdnFile): Promise<{ path
   return undefined;
 }
 
-/** What the packages say of a URL: the response, or why the package that would answer it is refused. */
+/** What the packages say of a URL: the response, or why the packages there are cannot answer it, or the font families the project has no package of. */
 interface Answer {
   response?: LocalResponse;
   refused?: string;
+  missingFamilies?: string[];
 }
 
-/** Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds. */
-export function createLocalWeb(lookup: PackageLookup): LocalWeb {
+/**
+ * Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds.
+ * A font file of a font package that is no font or is cut short is answered as it is (the browser
+ * refuses it, and draws with another source or font), and told to `onFontFileProblem`, once.
+ */
+export function createLocalWeb(lookup: PackageLookup, onFontFileProblem: (problem: FontPackageProblem) => void = () => undefined): LocalWeb {
   const answers = new Map<string, Promise<Answer>>();
 
   const resolveCdn = async (file: CdnFile): Promise<Answer> => {
-    const { found: pkg, refused } = await lookUpPackage(lookup, file.name);
+    const { found: pkg, refused, invalid } = await lookUpPackage(lookup, file.name);
+    if (invalid) return { refused: describePackageProblem(invalid) };
     if (!pkg || pkg.version !== file.version) return { refused };
     const found = await cdnFileBody(pkg, file);
+    const problem = found && isFontPackage(pkg.name) ? fontFileProblemOf(pkg, found.path, found.body) : undefined;
+    if (problem) onFontFileProblem(problem);
     return { response: found && { contentType: CONTENT_TYPES[extname(found.path)] ?? "application/octet-stream", body: found.body } };
   };
 
-  const resolveGoogleFonts = async (url: string): Promise<LocalResponse | undefined> => {
+  const resolveGoogleFonts = async (families: RequestedFamily[]): Promise<Answer> => {
     const css: string[] = [];
-    for (const family of parseGoogleFontsUrl(url) ?? []) {
-      const rules = await fontsourceRules(lookup, family);
-      if (!rules) return undefined;
-      css.push(fontFaceCss(rules));
+    const missingFamilies: string[] = [];
+    for (const family of families) {
+      const { rules, unavailable } = await fontsourceRules(lookup, family);
+      if (unavailable !== undefined) return { refused: unavailable };
+      if (rules) css.push(fontFaceCss(rules));
+      else missingFamilies.push(family.family);
     }
-    return css.length === 0 ? undefined : { contentType: "text/css; charset=utf-8", body: Buffer.from(css.join("\n")) };
+    if (missingFamilies.length > 0) return { missingFamilies };
+    return { response: { contentType: "text/css; charset=utf-8", body: Buffer.from(css.join("\n")) } };
   };
 
   const answerOf = async (url: string): Promise<Answer> => {
     const file = parseCdnUrl(url);
     if (file) return resolveCdn(file);
-    return { response: parseGoogleFontsUrl(url) ? await resolveGoogleFonts(url) : undefined };
+    const families = parseGoogleFontsUrl(url);
+    return families ? resolveGoogleFonts(families) : {};
   };
   const answer = (url: string): Promise<Answer> => {
     if (!answers.has(url)) answers.set(url, answerOf(url).catch(() => ({})));
@@ -98,12 +111,11 @@ export function createLocalWeb(lookup: PackageLookup): LocalWeb {
   return {
     resolve: async (url) => (await answer(url)).response,
     async remedy(url) {
-      const { refused } = await answer(url);
+      const { refused, missingFamilies } = await answer(url);
       if (refused !== undefined) return `the project cannot serve it: ${refused}`;
       const file = parseCdnUrl(url);
       if (file) return `to serve it from the project, run npm install ${file.name}@${file.version} in the project`;
-      const families = parseGoogleFontsUrl(url);
-      if (families) return `to serve it from the project, run ${families.map(({ family }) => `compose fonts add ${familySlug(family)}`).join(" and ")} in the project`;
+      if (missingFamilies) return `to serve it from the project, run ${missingFamilies.map((family) => `compose fonts add ${familySlug(family)}`).join(" and ")} in the project`;
       return undefined;
     },
   };

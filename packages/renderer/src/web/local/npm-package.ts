@@ -1,6 +1,9 @@
 import { realpath } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { z } from "zod";
 import { ProjectFileError, readProjectFile } from "../../common/project-file.js";
+import type { FontPackageProblem } from "@compose/core";
+import { parsePackageJson } from "./package-problem.js";
 
 /** A package installed in a project's node_modules. */
 export interface InstalledPackage {
@@ -8,6 +11,8 @@ export interface InstalledPackage {
   version: string;
   /** The package's directory, a real path. */
   dir: string;
+  /** Its folder as the lookup found it, relative to the project (`node_modules/<name>`, `../node_modules/<name>`), for messages. */
+  shown: string;
   /**
    * The real path of the folder whose node_modules holds it, which every file read of the
    * package lies in too: a link there may lead to a workspace inside that folder, never out.
@@ -37,25 +42,40 @@ export function lookupDirs({ root, parents }: PackageLookup): string[] {
   return dirs;
 }
 
+/** What compose reads of a package's package.json; the rest is the package's own business. */
+const packageJsonSchema = z.looseObject({ version: z.string({ error: 'must be a version such as "1.2.3"' }) });
+
+/** What a lookup finds of a package: the package, or why the first there was cannot be used. */
+export interface PackageFound {
+  found?: InstalledPackage;
+  /** Refused by the project-file rule (a link out of the folder holding its node_modules). */
+  refused?: string;
+  /** Its package.json cannot be read: not JSON, or no version. */
+  invalid?: FontPackageProblem;
+}
+
 /**
  * What the lookup finds of the package `name`: the first node_modules/<name> that lies in the
  * folder holding that node_modules (see `within`), and else why the first there was is refused
- * (a link out of that folder); neither when there is none.
+ * (a link out of that folder); neither when there is none. As in Node, the first folder of that
+ * name is the package: one whose package.json cannot be read is `invalid`, not skipped.
  */
-export async function lookUpPackage(lookup: PackageLookup, name: string): Promise<{ found?: InstalledPackage; refused?: string }> {
+export async function lookUpPackage(lookup: PackageLookup, name: string): Promise<PackageFound> {
   if (!PACKAGE_NAME.test(name)) return {};
   let refused: string | undefined;
   for (const dir of lookupDirs(lookup)) {
     const located = await Promise.all([realpath(join(dir, "node_modules", name)), realpath(dir)]).catch(() => undefined);
     if (located === undefined) continue;
     const [packageDir, within] = located;
-    const text = await readProjectFile(packageDir, "package.json", { within, shown: `node_modules/${name}/package.json` }).catch((error: unknown) => {
+    const shown = relative(lookup.root, join(dir, "node_modules", name));
+    const text = await readProjectFile(packageDir, "package.json", { within, shown: `${shown}/package.json` }).catch((error: unknown) => {
       if (error instanceof ProjectFileError) refused ??= error.message;
       return undefined;
     });
     if (text === undefined) continue;
-    const version = (JSON.parse(text.toString("utf8")) as { version?: unknown }).version;
-    if (typeof version === "string") return { found: { name, version, dir: packageDir, within } };
+    const manifest = parsePackageJson(text.toString("utf8"), packageJsonSchema);
+    if (!("value" in manifest)) return { invalid: { file: `${shown}/package.json`, ...manifest, problem: `${manifest.problem}, so the package is not used` } };
+    return { found: { name, version: manifest.value.version, dir: packageDir, shown, within } };
   }
   return { refused };
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { extractCompositionMetadata } from "@compose/core";
-import { RENDERS_FOLDER } from "./render-jobs.js";
+import { RENDERS_FOLDER } from "./renders-folder.js";
 
 /** How deep under the project folder compositions are looked for: scenes/intro.html, not deeper. */
 const MAX_DEPTH = 2;
