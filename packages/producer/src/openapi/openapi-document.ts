@@ -1,4 +1,4 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -8,6 +8,9 @@ import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-fi
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
 import { INFO_SCHEMA_PATH } from "../http/routes.js";
 import { jsonSchema } from "./json-schema.js";
+
+/** The content types of the outputs that are one file: every format's but the folder's. */
+const FILE_CONTENT_TYPES = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format)).map((format) => FORMAT_TABLE[format].contentType);
 
 const compositionProperty = {
   type: "string",
@@ -395,15 +398,15 @@ export function openApiDocument(): object {
         parameters: [idParameter],
         get: {
           summary: "Download the output",
-          description: "A video file with its content type, or for png-sequence a listing of its files.",
+          description: "A video or GIF file with its content type, or for png-sequence a listing of its files.",
           parameters: [rangeHeader],
           responses: {
             200: {
               description: "The whole file, or the listing.",
               headers: fileHeaders,
-              content: { ...binary(["video/mp4", "video/quicktime", "video/webm"]), ...json(ref("SequenceListing")) },
+              content: { ...binary(FILE_CONTENT_TYPES), ...json(ref("SequenceListing")) },
             },
-            206: { description: "The requested range.", headers: partialHeaders, content: binary(["video/mp4", "video/quicktime", "video/webm"]) },
+            206: { description: "The requested range.", headers: partialHeaders, content: binary(FILE_CONTENT_TYPES) },
             ...pick(401, 404, 409, 410, 416),
           },
         },
