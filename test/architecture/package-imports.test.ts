@@ -1,6 +1,7 @@
 /**
  * The packages depend on each other one way, as DESIGN.md lays them out: core at the bottom, the
- * page runtime on core, the renderer on both, the server on the renderer, the CLI on everything.
+ * page runtime on core, the renderer on both, the player on those, the server on the renderer, the
+ * CLI on everything.
  * Inside the producer its folders are layers, one way too; and the CLI's render flags, which any
  * command may load, stay off the producer. (Inside the renderer,
  * packages/renderer/src/imports-flow-one-way.test.ts checks its stages.)
@@ -9,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const ORDER = ["core", "runtime", "renderer", "producer", "cli"];
+const ORDER = ["core", "runtime", "renderer", "player", "producer", "cli"];
 const packagesDir = join(import.meta.dirname, "..", "..", "packages");
 
 /**

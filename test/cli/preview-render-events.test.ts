@@ -38,7 +38,6 @@ async function startPreview(run: typeof render): Promise<string> {
     host: "127.0.0.1",
     port: 0,
     runtimeBundle: () => "",
-    runtimeBootCall: () => "",
     executeRender: renderExecutor({}, run),
     nameOf: () => "index",
     planMedia: async () => [],

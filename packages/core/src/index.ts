@@ -32,6 +32,7 @@ export { resolveVariableValues } from "./variables/resolve-values.js";
 export { describeValue } from "./variables/value-types.js";
 
 export { parseComposition } from "./html/parse-composition.js";
+export { FRAME_SCRIPT_ATTRIBUTE, headScriptOffset, injectFirstScript, runtimeBootCall, runtimeScripts, writtenDocument } from "./html/inject-first-script.js";
 export type {
   ParsedComposition,
   CompositionRoot,

@@ -337,7 +337,6 @@ async function studioWithFifos(dir: string): Promise<string> {
     host: "127.0.0.1",
     port: 0,
     runtimeBundle: () => "",
-    runtimeBootCall: () => "",
     executeRender: renderExecutor({}, render),
     nameOf: () => "index",
     planMedia: async () => [],

@@ -2,11 +2,13 @@
 // back; and the matching `compose render` command to copy.
 import { plural } from "@compose/core";
 import type { JobEvent } from "@compose/producer";
-import { app, RENDER_DEFAULT_FPS } from "./app-state.js";
-import { $, $input, $select, element, errorText } from "./dom.js";
+import { DEFAULT_FPS, errorText } from "@compose/player/core";
+import { app } from "./app-state.js";
+import { $, $input, $select, element } from "./dom.js";
 import { chosenComposition } from "./project.js";
 import { renderCommand } from "./values.js";
 import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
+import { player } from "./viewer.js";
 
 type PanelState = "running" | "refused" | "finished" | "failed" | "cancelled";
 
@@ -154,7 +156,7 @@ async function cancelRender(): Promise<void> {
 
 function pageRenderCommand(): string {
   if (!app.state) return "";
-  const command = renderCommand(app.state.renderCommand, app.fps, RENDER_DEFAULT_FPS, pageChangedValues());
+  const command = renderCommand(app.state.renderCommand, player.fps, DEFAULT_FPS, pageChangedValues());
   return $input("render-allow-missing").checked ? `${command} --allow-missing-assets` : command;
 }
 
