@@ -5,6 +5,9 @@
  * the whole process tree, our wall time divided by the floor's, and fidelity: how many dB of RGB
  * PSNR each output falls below the ideal encode (bench/lib/fidelity.ts), on a window of frames
  * from the middle of the composition.
+ *
+ * `npm run bench scale [name...]`: each composition (motion and slides unless named) rendered as
+ * users get it at --scale 0.5, 1 and 2, and the time, CPU and memory of each against scale 1.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +31,7 @@ interface Run {
   encodeMsPerFrame: number;
   peakMb: number;
   reused: number;
-  /** dB of RGB PSNR below the ideal encode, over the fidelity window. */
+  /** dB of RGB PSNR below the ideal encode, over the fidelity window; NaN when not measured. */
   belowIdealDb: number;
   /** Frames replayed without capture for history, and the time that took (one history). */
   replayed: number;
@@ -83,15 +86,20 @@ function prepare(name: string): string {
   return dir;
 }
 
+/**
+ * One render by `script`, with `workers` (else auto) at `scale` (else 1); its fidelity is measured
+ * against `reference` when there is one (at scale 1).
+ */
 async function measure(
   script: "ours" | "floor",
   dir: string,
-  reference: { frames: string; idealPsnr: number },
-  workers?: number,
+  reference: { frames: string; idealPsnr: number } | undefined,
+  settings: { workers?: number; scale?: number } = {},
 ): Promise<Run> {
   const output = join(dir, `${script}.mp4`);
   const started = performance.now();
-  const args = [join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output, ...(workers ? [String(workers)] : [])];
+  // floor.ts reads the composition and the output alone.
+  const args = [join(root, "bench", "lib", `${script}.ts`), join(dir, "index.html"), output, String(settings.workers ?? "auto"), String(settings.scale ?? 1)];
   const nodeFlags = script === "ours" ? CLI_NODE_FLAGS : [];
   const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...args], {
     stdio: ["ignore", "pipe", "inherit"],
@@ -115,14 +123,14 @@ async function measure(
     encodeMsPerFrame: (cpuByRole.encoder * 1000) / report.frames,
     peakMb: peakBytes / 1024 / 1024,
     reused: report.stats?.reused ?? 0,
-    belowIdealDb: reference.idealPsnr - (await rgbPsnr(output, reference.frames, FPS, FIDELITY_WINDOW.start)),
+    belowIdealDb: reference ? reference.idealPsnr - (await rgbPsnr(output, reference.frames, FPS, FIDELITY_WINDOW.start)) : Number.NaN,
     replayed: report.stats?.replayedFrames ?? 0,
     replayMs: report.stats?.replayMs ?? 0,
   };
 }
 
-function table(rows: Array<[string, Run, number]>): string {
-  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", "vs floor", "dB below ideal"];
+function table(rows: Array<[string, Run, number]>, versus = "vs floor"): string {
+  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", versus, "dB below ideal"];
   const lines = rows.map(([name, run, ratio]) => [
     name,
     String(run.frames),
@@ -136,7 +144,7 @@ function table(rows: Array<[string, Run, number]>): string {
     run.encodeMsPerFrame.toFixed(0),
     run.peakMb.toFixed(0),
     ratio.toFixed(2),
-    run.belowIdealDb.toFixed(2),
+    Number.isNaN(run.belowIdealDb) ? "-" : run.belowIdealDb.toFixed(2),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
   const format = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join("  ");
@@ -146,6 +154,26 @@ function table(rows: Array<[string, Run, number]>): string {
 const selected = process.argv.slice(2);
 if (selected[0] === "batch") {
   await import("./batch/run.js");
+  process.exit(0);
+}
+
+/** The scales `npm run bench scale` renders at; the first is the one the others are compared with. */
+const SCALES = [1, 0.5, 2];
+if (selected[0] === "scale") {
+  const chosen = selected.length > 1 ? selected.slice(1) : ["motion", "slides"];
+  const scaleRows: Array<[string, Run, number]> = [];
+  for (const name of chosen) {
+    const dir = prepare(name);
+    let base: Run | undefined;
+    for (const scale of SCALES) {
+      process.stderr.write(`bench: ${name} (compose, --scale ${scale})...\n`);
+      const run = await measure("ours", dir, undefined, { scale });
+      base ??= run;
+      scaleRows.push([`${name} --scale ${scale}`, run, run.wallSeconds / base.wallSeconds]);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(table(scaleRows, "vs scale 1"));
   process.exit(0);
 }
 const names = readdirSync(compositions).filter((name) => selected.length === 0 || selected.includes(name));
@@ -162,7 +190,7 @@ for (const name of names) {
   rows.push([`${name} floor`, floor, 1], [`${name} compose`, ours, ours.wallSeconds / floor.wallSeconds]);
   for (const workers of EXTRA_WORKERS[name] ?? []) {
     process.stderr.write(`bench: ${name} (compose, --workers ${workers})...\n`);
-    const run = await measure("ours", dir, reference, workers);
+    const run = await measure("ours", dir, reference, { workers });
     rows.push([`${name} compose w${workers}`, run, run.wallSeconds / floor.wallSeconds]);
   }
   rmSync(dir, { recursive: true, force: true });

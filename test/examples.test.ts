@@ -12,7 +12,8 @@ import { ffprobe } from "./support/media.js";
 import { REPO_ROOT } from "./support/project.js";
 import { audioLevel } from "./support/test-media.js";
 
-const EXAMPLES = readdirSync(join(REPO_ROOT, "examples"));
+/** The example compositions; examples/player is a web page that plays one (test/player/player-example.test.ts). */
+const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((name) => name !== "player");
 const results = new Map<string, { lint: CliResult; render: CliResult }>();
 let outputs: string;
 

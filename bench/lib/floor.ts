@@ -29,6 +29,7 @@ const page = await openCompositionPage(browser.defaultBrowserContext(), {
   url: `${server.baseUrl}${encodeURIComponent(file.split("/").pop()!)}`,
   width: composition.width,
   height: composition.height,
+  deviceScaleFactor: 1,
   transparent: false,
   captureMode: "beginframe",
   boot: {},

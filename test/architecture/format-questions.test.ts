@@ -121,7 +121,7 @@ describe("per-format questions", () => {
       /* 9 */ 'const option = { default: "mp4", help: "choose mp4, mov or webm" };',
       /* 10 */ 'return { ok: true, format: "png-sequence" };',
       /* 11 */ '// format === "mp4" in a comment',
-      /* 12 */ 'const words = "png-sequence writes a folder"; const other = format === "gif";',
+      /* 12 */ 'const words = "png-sequence writes a folder"; const other = format === "avi";',
     ].join("\n");
     expect(formatQuestions("sample.ts", source)).toEqual([
       { line: 1, name: "mp4", how: "compared" },

@@ -1,6 +1,7 @@
 /**
  * The packages depend on each other one way, as DESIGN.md lays them out: core at the bottom, the
- * page runtime on core, the renderer on both, the server on the renderer, the CLI on everything.
+ * page runtime on core, the renderer on both, the player on those, the server on the renderer, the
+ * CLI on everything.
  * Inside the producer its folders are layers, one way too; and the CLI's render flags, which any
  * command may load, stay off the producer. (Inside the renderer,
  * packages/renderer/src/imports-flow-one-way.test.ts checks its stages.)
@@ -9,16 +10,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const ORDER = ["core", "runtime", "renderer", "producer", "cli"];
+const ORDER = ["core", "runtime", "renderer", "player", "producer", "cli"];
 const packagesDir = join(import.meta.dirname, "..", "..", "packages");
 
 /**
  * The producer's folders, bottom to top: settings; the shutdown's grace; where compositions and
- * outputs are on disk; one render request; the backends that queue requests (in process, then
+ * outputs are on disk; one render request; its webhook; what outlives the process of requests,
+ * batches and webhooks (the state store); the backends that queue requests (in process, then
  * across machines on Redis); the HTTP layer over them; the OpenAPI document of it all. The files
  * at the top of src (server.ts, index.ts) put them together, above every layer.
  */
-const PRODUCER_LAYERS = ["config", "lifetime", "project", "output", "jobs", "webhooks", "queue", "distributed", "http", "openapi"];
+const PRODUCER_LAYERS = ["config", "lifetime", "project", "output", "jobs", "webhooks", "state", "queue", "distributed", "http", "openapi"];
 const producerDir = join(packagesDir, "producer", "src");
 
 function sourceFiles(dir: string): string[] {

@@ -3,7 +3,8 @@
  * events, named by their type, each one the OpenAPI document allows; a failure the renderer did
  * not explain is `internal-error`, as everywhere else.
  */
-import { readdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { renderExecutor } from "@compose/producer/render-executor";
 import { render } from "@compose/renderer";
@@ -37,7 +38,6 @@ async function startPreview(run: typeof render): Promise<string> {
     host: "127.0.0.1",
     port: 0,
     runtimeBundle: () => "",
-    runtimeBootCall: () => "",
     executeRender: renderExecutor({}, run),
     nameOf: () => "index",
     planMedia: async () => [],
@@ -108,4 +108,20 @@ describe("the preview's render stream", () => {
     ]);
     for (const { data } of events) expect(eventProblems(data)).toEqual([]);
   });
+
+  it("answers an entry replaced by a FIFO, and a renders folder that is one, in JSON without a path of the machine", async () => {
+    const url = await startPreview(render);
+    await rm(project!.path("index.html"));
+    execFileSync("mkfifo", [project!.path("index.html")]);
+    const { events } = await renderFromPage(url);
+    expect(events.at(-1)!.data).toMatchObject({ type: "failed", code: "invalid-composition" });
+    expect(JSON.stringify(events)).not.toContain(project!.dir);
+
+    await rm(project!.path("renders"), { recursive: true, force: true });
+    execFileSync("mkfifo", [project!.path("renders")]);
+    const refused = await fetch(new URL("/__compose/renders", url), { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await refused.json()) as { error: string }).error).toBe("renders is not a folder: the preview writes its renders there; move it away or render with compose render");
+  }, 120_000);
 });

@@ -241,9 +241,10 @@ describe("variables of sub-composition instances", () => {
   });
 });
 
-async function renderFromPage(options: { workers?: string } = {}): Promise<void> {
-  await preview.page.selectOption("#render-format", "mp4");
+async function renderFromPage(options: { workers?: string; format?: string; scale?: string } = {}): Promise<void> {
+  await preview.page.selectOption("#render-format", options.format ?? "mp4");
   await preview.page.selectOption("#render-quality", "draft");
+  await preview.page.fill("#render-scale", options.scale ?? "1");
   await preview.page.fill("#render-workers", options.workers ?? "1");
   await preview.page.click("#render-start");
 }
@@ -258,7 +259,7 @@ describe("rendering from the page", () => {
     expect(await foreign.json()).toEqual({ error: "the preview accepts JSON requests from its own page only" });
     const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, workers, allowMissingAssets, variables, instances)" });
+    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, scale, workers, allowMissingAssets, variables, instances)" });
   });
 
   it("refuses options the schema refuses, with its one-line problem", async () => {
@@ -300,6 +301,26 @@ describe("rendering from the page", () => {
     expect((await readdir(project.dir)).sort()).toEqual(["card.html", "index.html", "index.preview-render-1.html", "media", "renders"]);
     expect(await readFile(join(project.dir, "index.preview-render-1.html"), "utf8")).toBe(USERS_FILE);
   }, 180_000);
+
+  it("renders at the scale chosen on the page, and shows a GIF in an image", async () => {
+    const before = new Set(await readdir(join(project.dir, "renders")));
+    await renderFromPage({ format: "gif", scale: "0.5" });
+    await preview.page.waitForFunction(() => document.getElementById("render-panel")!.dataset.state !== "running", undefined, { timeout: 120_000 });
+    expect(await preview.page.$eval("#render-panel", (panel) => panel.dataset.state)).toBe("finished");
+    const [name] = (await readdir(join(project.dir, "renders"))).filter((file) => !before.has(file));
+    expect(name).toMatch(/\.gif$/);
+    const video = videoStream(await ffprobe(join(project.dir, "renders", name!)));
+    expect([video.codec_name, video.width, video.height]).toEqual(["gif", 160, 90]);
+    await preview.page.waitForFunction(() => (document.getElementById("render-image") as HTMLImageElement).complete, undefined, { timeout: 20_000 });
+    expect(await preview.page.$eval("#render-image", (image: HTMLImageElement) => [image.hidden, image.naturalWidth, image.naturalHeight])).toEqual([false, 160, 90]);
+    expect(await preview.page.$eval("#render-video", (video: HTMLVideoElement) => video.hidden)).toBe(true);
+  }, 180_000);
+
+  it("refuses a scale the schema refuses, with its one-line problem", async () => {
+    await renderFromPage({ scale: "8" });
+    await preview.page.waitForFunction(() => document.getElementById("render-panel")!.dataset.state === "refused");
+    expect(await preview.page.textContent("#render-status")).toBe("scale must be a number from 0.25 to 4 (got 8)");
+  });
 
   it("cancels a running render", async () => {
     await renderFromPage();

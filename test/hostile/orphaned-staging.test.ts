@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer } from "../../packages/producer/test/support/serve.js";
+import { outputEntries, startServer } from "../../packages/producer/test/support/serve.js";
 import { render } from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
@@ -39,7 +39,7 @@ describe("orphaned staging", () => {
       await server.stop();
       await leave(server.outputsDir);
       const again = await startServer(["--outputs", server.outputsDir]);
-      expect((await readdir(server.outputsDir)).sort()).toEqual([elsewhere, live].sort());
+      expect((await outputEntries(server.outputsDir)).sort()).toEqual([elsewhere, live].sort());
       await again.close();
     } finally {
       await server.close();

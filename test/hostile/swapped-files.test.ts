@@ -73,7 +73,6 @@ beforeAll(async () => {
     host: "127.0.0.1",
     port: 0,
     runtimeBundle: () => "",
-    runtimeBootCall: () => "",
     executeRender: () => Promise.reject(new Error("no renders here")),
     nameOf: () => "index",
     planMedia: async () => [],

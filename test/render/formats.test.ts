@@ -8,7 +8,7 @@ import { limited, render, type CliResult, RENDER_HOOK_TIMEOUT_MS } from "../supp
 import { colourDistance, decodeFrame, ffprobe, pixel, topLevelBoxes, videoStream, type ProbeResult } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
-const FORMATS = ["mp4", "mov", "webm", "png-sequence"] as const;
+const FORMATS = ["mp4", "mov", "webm", "png-sequence", "gif"] as const;
 type Format = (typeof FORMATS)[number];
 
 /** No background anywhere: only the red box is opaque. */
@@ -152,5 +152,28 @@ describe("png-sequence", () => {
       expect(pixel(frame, 319, 179)[3]).toBe(0);
       expect(pixel(frame, ...BOX_PIXEL)).toEqual([255, 0, 0, 255]);
     }
+  });
+});
+
+describe("gif", () => {
+  let probe: ProbeResult;
+  beforeAll(async () => {
+    if (results.gif.code === 0) probe = await ffprobe(outputs.gif, { countFrames: true });
+  });
+
+  it("is a GIF of 320x180 with every frame (15 for 0.5 s at 30 fps) and no audio", () => {
+    expectSuccess("gif");
+    const video = videoStream(probe);
+    expect(video.codec_name).toBe("gif");
+    expect([video.width, video.height, video.nb_read_frames]).toEqual([320, 180, "15"]);
+    expect(probe.format.format_name).toBe("gif");
+    expect(probe.streams).toHaveLength(1);
+  });
+
+  it("is transparent outside the box and opaque red inside it", async () => {
+    expectSuccess("gif");
+    const frame = await decodeFrame(outputs.gif, 7);
+    expect(pixel(frame, ...CORNER_PIXEL)[3]).toBe(0);
+    expect(pixel(frame, ...BOX_PIXEL)).toEqual([255, 0, 0, 255]);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Video files as a viewer sees them: each file played in a <video> element of Debian's chromium
  * (over CDP) or firefox-esr (over WebDriver BiDi), the frame at a given time drawn to a canvas and
- * read back. The files are served over HTTP from their directory, so the canvas is not tainted.
+ * read back; and GIFs as an <img> and the browser's own GIF decoder (WebCodecs' ImageDecoder, in
+ * both browsers) show them. The files are served over HTTP from their directory, so the canvas is
+ * not tainted and the page is a secure context, which ImageDecoder needs.
  */
 import { createReadStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -17,7 +19,7 @@ export const PLAYERS = {
 } as const;
 export type PlayerName = keyof typeof PLAYERS;
 
-const TYPES: Record<string, string> = { ".mp4": "video/mp4", ".webm": "video/webm", ".mov": "video/quicktime" };
+const TYPES: Record<string, string> = { ".mp4": "video/mp4", ".webm": "video/webm", ".mov": "video/quicktime", ".gif": "image/gif" };
 
 /** Serves `directory`'s files, with byte ranges (browsers seek media by range requests). */
 async function serveDirectory(directory: string): Promise<{ origin: string; server: Server }> {
@@ -92,15 +94,10 @@ const READ_FRAME = `async ([src, at, spots]) => {
 export type PlayedColours = Array<[number, number, number]>;
 
 /**
- * Plays each file in `player` and reads the frame at `time` back at `points` (pixel coordinates of
- * the video's own size). Every file must be in one directory.
+ * Evaluates `script` (the source of an async function of one JSON argument) in a page of `player`
+ * for each file, given the file's URL and `extra`. Every file must be in one directory.
  */
-export async function playedColours(
-  player: PlayerName,
-  files: string[],
-  points: ReadonlyArray<readonly [number, number]>,
-  time = 0.5,
-): Promise<Map<string, PlayedColours>> {
+async function inPlayer<T>(player: PlayerName, files: string[], script: string, extra: unknown[]): Promise<Map<string, T>> {
   const directory = dirname(files[0]!);
   const { origin, server } = await serveDirectory(directory);
   const profile = await mkdtemp(join(tmpdir(), `compose-playback-${player}-`));
@@ -108,10 +105,9 @@ export async function playedColours(
   try {
     const page = await browser.newPage();
     await page.goto(`${origin}/`);
-    const found = new Map<string, PlayedColours>();
+    const found = new Map<string, T>();
     for (const file of files) {
-      const colours = (await page.evaluate(`(${READ_FRAME})(${JSON.stringify([`${origin}/${encodeURIComponent(basename(file))}`, time, points])})`)) as PlayedColours;
-      found.set(file, colours);
+      found.set(file, (await page.evaluate(`(${script})(${JSON.stringify([`${origin}/${encodeURIComponent(basename(file))}`, ...extra])})`)) as T);
     }
     return found;
   } finally {
@@ -119,4 +115,83 @@ export async function playedColours(
     server.close();
     await rm(profile, { recursive: true, force: true });
   }
+}
+
+/**
+ * Plays each file in `player` and reads the frame at `time` back at `points` (pixel coordinates of
+ * the video's own size). Every file must be in one directory.
+ */
+export function playedColours(
+  player: PlayerName,
+  files: string[],
+  points: ReadonlyArray<readonly [number, number]>,
+  time = 0.5,
+): Promise<Map<string, PlayedColours>> {
+  return inPlayer(player, files, READ_FRAME, [time, points]);
+}
+
+/**
+ * Runs in the page: shows `src` in an <img> (its size once decoded), then decodes it with
+ * ImageDecoder: the frame count, the loop count (repetitionCount: Infinity, or how many times it
+ * repeats after playing once), every frame's duration, and the frame shown at `at` seconds as
+ * RGBA, read back from a canvas, base64.
+ */
+const DECODE_GIF = `async ([src, at]) => {
+  const img = document.createElement("img");
+  img.src = src;
+  document.body.replaceChildren(img);
+  await img.decode();
+  const bytes = await (await fetch(src)).arrayBuffer();
+  const decoder = new ImageDecoder({ data: bytes, type: "image/gif" });
+  await decoder.tracks.ready;
+  await decoder.completed;
+  const track = decoder.tracks.selectedTrack;
+  const durations = [];
+  let shown;
+  let start = 0;
+  for (let index = 0; index < track.frameCount; index++) {
+    const { image } = await decoder.decode({ frameIndex: index });
+    durations.push(image.duration);
+    if (shown === undefined && at * 1e6 < start + image.duration) {
+      const canvas = document.createElement("canvas");
+      canvas.width = image.displayWidth;
+      canvas.height = image.displayHeight;
+      const context = canvas.getContext("2d", { willReadFrequently: true });
+      context.drawImage(image, 0, 0);
+      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let binary = "";
+      for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+      shown = { index, width: canvas.width, height: canvas.height, rgba: btoa(binary) };
+    }
+    start += image.duration;
+    image.close();
+  }
+  decoder.close();
+  return { img: [img.naturalWidth, img.naturalHeight], frames: track.frameCount, repetitionCount: String(track.repetitionCount), durations, shown };
+}`;
+
+/** A GIF as a browser decodes it (DECODE_GIF). */
+export interface DecodedGif {
+  /** The <img> element's natural size. */
+  img: [number, number];
+  frames: number;
+  /** "Infinity", or how many times the animation repeats after playing once. */
+  repetitionCount: string;
+  /** Every frame's duration, in microseconds. */
+  durations: number[];
+  /** The frame shown at the time asked for: its index, and its pixels, composited as the GIF's disposal says. */
+  shown: { index: number; width: number; height: number; rgba: Buffer };
+}
+
+type DecodedInPage = Omit<DecodedGif, "shown"> & { shown?: Omit<DecodedGif["shown"], "rgba"> & { rgba: string } };
+
+/** Each GIF as `player` shows it, and its frame at `time` seconds, which every one must last past. Every file must be in one directory. */
+export async function decodedGifs(player: PlayerName, files: string[], time: number): Promise<Map<string, DecodedGif>> {
+  const found = await inPlayer<DecodedInPage>(player, files, DECODE_GIF, [time]);
+  return new Map(
+    [...found].map(([file, { shown, ...gif }]) => {
+      if (!shown) throw new Error(`${file} ends before ${time} s`);
+      return [file, { ...gif, shown: { ...shown, rgba: Buffer.from(shown.rgba, "base64") } }];
+    }),
+  );
 }

@@ -209,3 +209,42 @@ export async function decodedFrameMd5s(file: string): Promise<string[]> {
   const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", file, "-map", "0", "-f", "framemd5", "-"], { maxBuffer: 64 * 1024 * 1024 });
   return stdout.split("\n").filter((line) => line !== "" && !line.startsWith("#"));
 }
+
+/** What a GIF's blocks say of its timing: each frame's delay in hundredths, and the NETSCAPE2.0 loop count (undefined without one: it plays once). */
+export interface GifTiming {
+  delays: number[];
+  loop: number | undefined;
+}
+
+/** Reads a GIF's blocks (GIF89a): the Graphic Control Extensions' delays and the NETSCAPE2.0 application extension's loop count. */
+export function gifTiming(file: Buffer): GifTiming {
+  if (file.toString("latin1", 0, 6) !== "GIF89a") throw new Error("not a GIF89a file");
+  const colourTable = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  let at = 13 + colourTable(file[10]!);
+  /** Skips data sub-blocks (a length byte, then so many bytes, until a length of 0); returns them joined. */
+  const subBlocks = () => {
+    const parts: Buffer[] = [];
+    for (let length = file[at++]!; length !== 0; length = file[at++]!) {
+      parts.push(file.subarray(at, at + length));
+      at += length;
+    }
+    return Buffer.concat(parts);
+  };
+  const timing: GifTiming = { delays: [], loop: undefined };
+  for (;;) {
+    const introducer = file[at++];
+    if (introducer === 0x3b) return timing;
+    if (introducer === 0x2c) {
+      const packed = file[at + 8]!;
+      at += 9 + colourTable(packed) + 1;
+      subBlocks();
+    } else if (introducer === 0x21) {
+      const label = file[at++];
+      const data = subBlocks();
+      if (label === 0xf9) timing.delays.push(data.readUInt16LE(1));
+      if (label === 0xff && data.toString("latin1", 0, 11) === "NETSCAPE2.0") timing.loop = data.readUInt16LE(12);
+    } else {
+      throw new Error(`unexpected GIF block 0x${introducer?.toString(16)} at ${at - 1}`);
+    }
+  }
+}

@@ -33,6 +33,7 @@ export { resolveVariableValues } from "./variables/resolve-values.js";
 export { describeValue } from "./variables/value-types.js";
 
 export { parseComposition } from "./html/parse-composition.js";
+export { FRAME_SCRIPT_ATTRIBUTE, headScriptOffset, injectFirstScript, runtimeBootCall, runtimeScripts, writtenDocument } from "./html/inject-first-script.js";
 export type {
   ParsedComposition,
   CompositionRoot,
@@ -75,6 +76,8 @@ export {
   FRAME_RATES,
   QUALITY_NAMES,
   MAX_WORKERS,
+  SCALE_RANGE,
+  GIF_LOOP_RANGE,
   CONCURRENT_RENDERS,
   NETWORK_MODES,
   nestingDepth,
@@ -112,14 +115,20 @@ export {
   isFolderOutput,
   allowsHardwareEncoding,
   contentTypeOfFile,
+  paletteEncoding,
+  isPaletteEncoding,
+  partExtension,
   type FormatFacts,
   type VideoEncoding,
+  type PaletteEncoding,
+  type AudioEncoding,
   type ColourTags,
 } from "./formats/format-table.js";
 export { printable } from "./text/printable.js";
 export { familySlug, isGenericFontFamily } from "./text/font-family.js";
 export { fontFamilyUses, type FontFamilyUse } from "./text/font-family-uses.js";
 export { plural } from "./text/plural.js";
+export { listed } from "./text/listed.js";
 export { momentLabel } from "./text/moment-label.js";
 export { closestMatch } from "./text/closest.js";
 

@@ -5,11 +5,17 @@
  * width, frame a service on the server's loopback network, name a composition outside the
  * projects directory, embed a FIFO, a 400 MB file or a link out of the project, draw an SVG
  * <use> bomb, declare a duration of 1e-9 s, send a `__proto__` key, hold typed arrays or canvases
- * past --max-memory, or carry a font package that cannot be read (a package.json that is not JSON,
- * a metadata.json of the wrong shape, a damaged WOFF2). Before them, one after the other, two
+ * past --max-memory, carry a font package that cannot be read (a package.json that is not JSON,
+ * a metadata.json of the wrong shape, a damaged WOFF2), nest sub-compositions 28 deep, send a body
+ * nested 3,000 deep or misspell a path through a link out of the projects (no "did you mean" may
+ * name what is outside); a text/plain body must get 415. Before them, one after the other, two
  * renders fill the server's empty cache at once, then a font of the cache is truncated, its
  * fonts.conf emptied, a font deleted and an extracted frame overwritten, each before a render that
- * must repair it with a cache-rebuilt warning. It fails (exit 1) unless
+ * must repair it with a cache-rebuilt warning. After them, a server with renders running and
+ * waiting is killed with SIGKILL and started again (every id answers, the waiting renders resume,
+ * one whose composition changed fails as composition-changed, a second server on the store is
+ * refused, an Idempotency-Key holds), and the studio's entry and renders folder are replaced by
+ * FIFOs (JSON 4xx, no path of the machine). It fails (exit 1) unless
  * every good request completes, every hostile one ends with its own code (and message, where one
  * is given), or, for the loopback service, completes with a network-refused warning and the
  * service never hears from it, the slots come back (two more good requests complete), a request
@@ -23,11 +29,14 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { render } from "@compose/renderer";
+import { startPreviewServer } from "../../cli/src/preview/server.js";
+import { renderExecutor } from "@compose/producer/render-executor";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { BLOCKER, TINY } from "../test/support/compositions.js";
 import { eventually, openStream, request } from "../test/support/http.js";
-import { leftoverProcesses, spawnServe } from "../test/support/serve.js";
+import { leftoverProcesses, spawnServe, type ServeProcess } from "../test/support/serve.js";
 
 const ROUNDS = Number(process.env.CHAOS_ROUNDS ?? 2);
 const LIMIT = Number(process.env.CHAOS_LIMIT ?? 2);
@@ -52,9 +61,25 @@ interface Probe {
   composition: string;
   /** The request body beyond the composition and the usual options. */
   body?: Record<string, unknown>;
-  /** The terminal event expected: finished, or failed with this code (and text in its message); `status` for a refusal at submission. */
-  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string; orCode?: string; message?: string } | { status: number; code: string };
+  /** The terminal event expected: finished, or failed with this code (and text in its message); `status` for a refusal at submission (whose message has no `without`). */
+  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string; orCode?: string; message?: string } | { status: number; code: string; without?: string };
 }
+
+/** Sub-compositions nested this deep: the document's whole tree was once too deep for the browser's protocol (CBOR). */
+const NESTED_LEVELS = 28;
+
+/** The files of a composition whose sub-compositions nest NESTED_LEVELS deep, index.html first. */
+function nestedComposition(): Record<string, string> {
+  return Object.fromEntries(
+    Array.from({ length: NESTED_LEVELS + 1 }, (_, level) => {
+      const next = level < NESTED_LEVELS ? `<div data-composition-id="level${level + 1}" data-composition-src="level${level + 1}.html" data-start="0"></div>` : "";
+      return [level === 0 ? "index.html" : `level${level}.html`, page(`level${level}`, { body: next })];
+    }),
+  );
+}
+
+/** A JSON value nested `depth` deep. */
+const nested = (depth: number): unknown => Array.from({ length: depth }).reduce<unknown>((inner) => ({ a: inner }), 1);
 
 /** A composition that embeds card.html, which each probe makes something hostile. */
 const embeds = (id: string) => page(id, { body: `<div data-composition-id="card" data-composition-src="card.html" data-start="0"></div>` });
@@ -97,6 +122,10 @@ async function makeHostileFiles(projects: string): Promise<void> {
     await damage(pkg);
   }
   execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=1", "-pix_fmt", "yuv420p", join(projects, "video", "clip.mp4")]);
+  // A folder outside the projects, reached through a link: a misspelt path into it names nothing there.
+  await mkdir(join(projects, "..", "outside", "secret-project"), { recursive: true });
+  await symlink(join(projects, "..", "outside"), join(projects, "linked-out"));
+  for (const [name, html] of Object.entries(nestedComposition())) await writeFile(join(projects, "nested", name), html);
 }
 
 function probes(servicePort: number): Record<string, Probe & { html?: string }> {
@@ -154,6 +183,9 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
       ),
       expect: { event: "failed", code: "limit-exceeded", message: "raise the limit with --max-memory" },
     },
+    [`sub-compositions ${NESTED_LEVELS} deep`]: { composition: "nested", expect: { event: "finished" } },
+    "a body nested 3,000 deep": { composition: "good", body: { metadata: nested(3000) }, expect: { status: 400, code: "invalid-json" } },
+    "a misspelt path through a link out": { composition: "linked-out/secret-projec", expect: { status: 400, code: "invalid-request", without: "did you mean" } },
   };
 }
 
@@ -212,8 +244,10 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
   const started = Date.now();
   const client = await openStream(base, { ...probe.body, composition: probe.composition, quality: "draft", workers: 1 });
   if ("status" in probe.expect) {
-    const got = `${client.status} ${client.error?.error?.code}`;
-    return { kind, ok: client.status === probe.expect.status && client.error?.error?.code === probe.expect.code, ms: Date.now() - started, got };
+    const { status, code, without } = probe.expect;
+    const got = `${client.status} ${client.error?.error?.code}: ${client.error?.error?.message}`;
+    const ok = client.status === status && client.error?.error?.code === code && !(without && String(client.error?.error?.message).includes(without));
+    return { kind, ok, ms: Date.now() - started, got };
   }
   if (client.status !== 200) return { kind, ok: false, ms: Date.now() - started, got: `${client.status} ${JSON.stringify(client.error)}` };
   const events = await client.ended;
@@ -226,6 +260,105 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
       ? last?.event === "finished" && (!expected.warning || warnings.includes(expected.warning))
       : last?.event === "failed" && [expected.code, expected.orCode].includes(last.data.code) && String(last.data.message).includes(expected.message ?? "");
   return { kind, ok, ms: Date.now() - started, got };
+}
+
+/** A body that is not JSON: a 415 in the JSON error shape. */
+async function plainTextBody(base: string): Promise<string> {
+  const answer = await request(`${base}/render`, { rawBody: '{"composition": "good"}', contentType: "text/plain" });
+  const got = `${answer.status} ${answer.json?.error?.code}`;
+  if (answer.status !== 415 || answer.json?.error?.code !== "unsupported-media-type") problem(`a text/plain body: ${got}`);
+  return got;
+}
+
+/**
+ * `kill -9` of a server (with a token) with a render running and two waiting, then a start on the
+ * same directories: a second server on the store is refused in one line; after the start every id
+ * answers (completed with its output, cancelled with its error), the running and waiting renders
+ * are resumed in order, the waiting one whose composition changed fails as composition-changed, an
+ * Idempotency-Key sent again answers the same request, and HEAD /health needs no token.
+ */
+async function killAndRestart(projects: string, outputs: string): Promise<string> {
+  const token = "chaos-token";
+  const args = ["--port", "0", "--max-concurrent-renders", "1", "--shutdown-grace", "0", "--projects", projects, "--outputs", outputs];
+  const start = () => spawnServe(args, { env: { COMPOSE_TOKEN: token } });
+  const post = async (server: ServeProcess, composition: string, headers: Record<string, string> = {}) =>
+    (await request(`${server.url}/render`, { body: { composition, quality: "draft", workers: 1 }, token, headers })).json.requestId as string;
+  const status = async (server: ServeProcess, id: string) => (await request(`${server.url}/render/${id}`, { token })).json;
+  const expectState = async (server: ServeProcess, what: string, id: string, state: string, code?: string) => {
+    const now = await status(server, id);
+    if (now.state !== state || (code && now.error?.code !== code)) problem(`after kill -9, ${what}: ${now.state} ${now.error?.code ?? ""} (expected ${state} ${code ?? ""})`);
+  };
+  const first = await start().ready;
+  const done = await post(first, "good");
+  await eventually(async () => ((await status(first, done)).state === "completed" ? true : undefined), 60_000);
+  const cancelled = await post(first, "blocker.html");
+  await request(`${first.url}/render/${cancelled}`, { method: "DELETE", token });
+  const running = await post(first, "blocker.html");
+  const waiting = await post(first, "good", { "idempotency-key": "chaos-1" });
+  const changed = await post(first, "changing");
+  await eventually(async () => ((await status(first, running)).state === "running" ? true : undefined));
+  const second = await start().exited;
+  if (second.code !== 1 || !/^error: the state store \S+ is in use by another compose serve;[^\n]*\n$/.test(second.stderr)) {
+    problem(`a second server on the same state store: exit ${second.code}, ${JSON.stringify(second.stderr)}`);
+  }
+  await first.stop("SIGKILL");
+  await leftoverProcesses(first.tag, 0);
+  await writeFile(join(projects, "changing", "index.html"), page("changing", { width: 640 }));
+  const killedAt = Date.now();
+  const again = await start().ready;
+  const startMs = Date.now() - killedAt;
+  await expectState(again, "a completed render", done, "completed");
+  const output = await request(`${again.url}/render/${done}/output`, { token });
+  if (output.status !== 200) problem(`after kill -9, a completed render's output: ${output.status}`);
+  await expectState(again, "a cancelled render", cancelled, "cancelled", "cancelled");
+  await expectState(again, "the running render", running, "running");
+  await expectState(again, "the waiting render", waiting, "queued");
+  await expectState(again, "a waiting render whose composition changed", changed, "failed", "composition-changed");
+  if ((await post(again, "good", { "idempotency-key": "chaos-1" })) !== waiting) problem("after kill -9, an Idempotency-Key sent again made another request");
+  const head = await request(`${again.url}/health`, { method: "HEAD" });
+  if (head.status !== 200) problem(`HEAD /health without the token: ${head.status}`);
+  await request(`${again.url}/render/${running}`, { method: "DELETE", token });
+  await eventually(async () => ((await status(again, waiting)).state === "completed" ? true : undefined), 60_000).catch(() => problem("after kill -9, the resumed render did not complete"));
+  await again.stop();
+  const left = await leftoverProcesses(again.tag);
+  if (left.length > 0) problem(`left running after the restart: ${left.join("; ")}`);
+  return `kill -9 with 1 render running and 2 waiting: started again in ${seconds(startMs)}, every id answered, the waiting render resumed, the changed one composition-changed`;
+}
+
+/** The studio, whose entry is replaced by a FIFO and then its renders folder too: JSON answers, 4xx, no path of the machine. */
+async function studioWithFifos(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "index.html"), TINY);
+  const studio = await startPreviewServer({
+    entryFile: join(dir, "index.html"),
+    pathArg: dir,
+    pathIsFolder: false,
+    cwd: dir,
+    host: "127.0.0.1",
+    port: 0,
+    runtimeBundle: () => "",
+    executeRender: renderExecutor({}, render),
+    nameOf: () => "index",
+    planMedia: async () => [],
+    framesDir: join(dir, ".frames"),
+  });
+  try {
+    await rm(join(dir, "index.html"));
+    execFileSync("mkfifo", [join(dir, "index.html")]);
+    const renderNow = () => fetch(new URL("/__compose/renders", studio.url), { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const started = await renderNow();
+    const { id } = (await started.json()) as { id: string };
+    const events = await (await fetch(new URL(`/__compose/renders/${id}/events`, studio.url))).text();
+    if (started.status !== 202 || !events.includes('"code":"invalid-composition"') || events.includes(dir)) problem(`the studio's render of a FIFO entry: ${started.status} ${events.slice(-300)}`);
+    await rm(join(dir, "renders"), { recursive: true, force: true });
+    execFileSync("mkfifo", [join(dir, "renders")]);
+    const refused = await renderNow();
+    const body = await refused.text();
+    if (refused.status !== 400 || !refused.headers.get("content-type")?.startsWith("application/json") || body.includes(dir)) problem(`the studio with a FIFO for its renders folder: ${refused.status} ${body}`);
+    return `the studio: a FIFO entry failed invalid-composition, a FIFO renders folder ${refused.status} JSON, no path shown`;
+  } finally {
+    await studio.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -247,8 +380,11 @@ async function main(): Promise<void> {
   }
   await mkdir(join(root, "projects", "video"));
   await writeFile(join(root, "projects", "video", "index.html"), VIDEO);
+  await mkdir(join(root, "projects", "nested"), { recursive: true });
   await makeHostileFiles(join(root, "projects"));
   await writeFile(join(root, "projects", "blocker.html"), BLOCKER);
+  await mkdir(join(root, "projects", "changing"));
+  await writeFile(join(root, "projects", "changing", "index.html"), page("changing"));
   const cache = join(root, "cache");
   const args = [
     "--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--shutdown-grace", String(GRACE_S),
@@ -276,6 +412,8 @@ async function main(): Promise<void> {
   const chaosMs = Date.now() - started;
   for (const outcome of outcomes) if (!outcome.ok) problem(`${outcome.kind}: ended with ${outcome.got}`);
   if (serviceHits > 0) problem(`the loopback service was reached ${serviceHits} time(s)`);
+
+  const plainText = await plainTextBody(base);
 
   const counts = (await request(`${base}/render/queue`)).json;
   if (counts.activeRenders !== 0 || counts.queuedRenders !== 0) problem(`slots not back: ${JSON.stringify(counts)}`);
@@ -309,7 +447,7 @@ async function main(): Promise<void> {
   const temporary = await readdir(serverTmp);
   if (temporary.length > 0) problem(`left in the server's TMPDIR: ${temporary.join(", ")}`);
   const outputs = await readdir(join(root, "outputs")).catch(() => []);
-  const partial = outputs.filter((name) => name.startsWith("."));
+  const partial = outputs.filter((name) => name.startsWith(".") && name !== ".compose-server");
   if (partial.length > 0) problem(`partial outputs left: ${partial.join(", ")}`);
   // Every render that finished as expected left its output, and no other did.
   const expectsFinished = (outcome: Outcome) => {
@@ -317,7 +455,10 @@ async function main(): Promise<void> {
     return "event" in expected && expected.event === "finished";
   };
   const finished = [...outcomes.filter(expectsFinished), ...after, ...cacheOutcomes].filter((outcome) => outcome.ok).length;
-  if (outputs.length !== finished) problem(`${outputs.length} outputs for ${finished} finished renders`);
+  const rendered = outputs.filter((name) => !name.startsWith("."));
+  if (rendered.length !== finished) problem(`${rendered.length} outputs for ${finished} finished renders`);
+  const restarted = await killAndRestart(join(root, "projects"), join(root, "restart-outputs"));
+  const studio = await studioWithFifos(join(root, "studio"));
   await rm(root, { recursive: true, force: true });
 
   console.log(`chaos: first, one after the other, over the server's own cache:`);
@@ -335,6 +476,7 @@ async function main(): Promise<void> {
   }
   console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);
   console.log(`  a running render cancelled (DELETE ${cancel?.status}) after ${seconds(cancelMs)}; SIGTERM with ${LIMIT} renders running ended the server after ${seconds(stopMs)} (grace ${GRACE_S} s)`);
+  console.log(`  a text/plain body: ${plainText}; ${restarted}; ${studio}`);
   if (problems.length > 0) {
     console.error(`chaos: FAILED\n  ${problems.join("\n  ")}`);
     process.exit(1);

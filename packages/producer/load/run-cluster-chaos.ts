@@ -4,7 +4,11 @@
  * `compose worker`; chunked and whole requests at once; meanwhile a worker is killed with SIGKILL
  * in the middle of a chunk, another is stopped with SIGTERM while it renders, the worker
  * coordinating a request is killed with SIGKILL, and Redis is restarted. A worker that goes is
- * replaced, as a machine that comes back. It fails (exit 1) unless every request ends finished,
+ * replaced, as a machine that comes back. Then a server is killed with SIGKILL while its request
+ * renders and started again (the request must complete and be served), Redis is restarted empty
+ * while a request renders (it must end worker-lost leaving no output; a POST sent meanwhile gets
+ * 503, and sent again with its Idempotency-Key after the outage renders once), and a worker with
+ * other --outputs takes a request (it must fail as outputs-not-shared). It fails (exit 1) unless every request ends finished,
  * with frames identical to a single-process render (decoded and compared), or failed with a
  * documented code, and no chunk directory, staging, temporary file or process is left. It prints
  * the figures: requests, faults and the time each took to recover, outputs compared.
@@ -90,10 +94,10 @@ async function main(): Promise<void> {
   let redis: RedisServer = await startRedis(redisBinary, undefined, join(root, "redis"));
   const dirs = ["--projects", projects, "--outputs", outputs];
   const serverArgs = ["--port", "0", "--queue", redis.url, "--max-concurrent-renders", "3", "--max-queue", "100", ...dirs];
-  const [chunkedServer, wholeServer] = await Promise.all([
-    spawnServe([...serverArgs, "--chunk-size", String(CHUNK_SIZE)]).ready,
-    spawnServe(serverArgs).ready,
-  ]);
+  // Two servers on one outputs directory: each keeps its state in a store of its own.
+  const wholeArgs = [...serverArgs, "--state", join(root, "whole-server.db")];
+  const [chunkedServer, firstWholeServer] = await Promise.all([spawnServe([...serverArgs, "--chunk-size", String(CHUNK_SIZE)]).ready, spawnServe(wholeArgs).ready]);
+  let wholeServer = firstWholeServer;
   const workerArgs = ["--queue", redis.url, "--stall-timeout", "3", "--shutdown-grace", "2", ...dirs];
   let started = 0;
   const everyWorker: WorkerProcess[] = [];
@@ -232,6 +236,68 @@ async function main(): Promise<void> {
   await Promise.all([watching, ...recoveries]);
   await renders.close();
 
+  const statusOf = async (server: ServeProcess, id: string) => (await request(`${server.url}/render/${id}`).catch(() => undefined))?.json;
+  const endOf = async (server: () => ServeProcess, id: string) => {
+    while (Date.now() < deadline) {
+      const now = await statusOf(server(), id);
+      if (["completed", "failed", "cancelled"].includes(now?.state)) return now;
+      await sleep(300);
+    }
+    return undefined;
+  };
+  const post = async (server: ServeProcess, headers: Record<string, string> = {}) => request(`${server.url}/render`, { body: BODY, headers });
+
+  // 5. The whole server killed with SIGKILL while its request renders, then started again on the same directories.
+  const followed = (await post(wholeServer)).json.requestId as string;
+  await firstLine((line) => line.id === `${followed}.render` && line.verb === "started");
+  const serverKill: Fault = { name: "SIGKILL, compose serve", target: followed, at: Date.now() };
+  faults.push(serverKill);
+  await wholeServer.stop("SIGKILL");
+  await leftoverProcesses(wholeServer.tag, 0);
+  wholeServer = await spawnServe(wholeArgs).ready;
+  const afterKill = await endOf(() => wholeServer, followed);
+  if (afterKill?.state === "completed" && (await request(`${wholeServer.url}/render/${followed}/output`)).status === 200) serverKill.recoveredAt = Date.now();
+  else problem(`after kill -9 of its server, request ${followed} ended ${afterKill?.state} ${afterKill?.error?.code ?? ""}`);
+
+  // 6. Redis restarted without persistence while a request renders; a POST sent meanwhile is refused.
+  const lost = (await post(wholeServer)).json.requestId as string;
+  await firstLine((line) => line.id === `${lost}.render` && line.verb === "started");
+  const wipe: Fault = { name: "Redis restart, emptied", target: lost, at: Date.now() };
+  faults.push(wipe);
+  await redis.stop();
+  const key = { "idempotency-key": "cluster-chaos-outage" };
+  const duringOutage = await post(wholeServer, key);
+  if (duringOutage.status !== 503) problem(`a POST while Redis is down: ${duringOutage.status} ${JSON.stringify(duringOutage.json)}`);
+  redis = await startRedis(redisBinary, port);
+  const lostEnd = await endOf(() => wholeServer, lost);
+  if (lostEnd?.error?.code !== "worker-lost") problem(`a request Redis forgot ended ${lostEnd?.state} ${lostEnd?.error?.code ?? ""}, not worker-lost`);
+  await firstLine((line) => line.id === `${lost}.render` && line.verb !== "started");
+  const retried = await (async () => {
+    while (Date.now() < deadline) {
+      const answer = await post(wholeServer, key);
+      if (answer.status === 202) return answer.json.requestId as string;
+      await sleep(300);
+    }
+    return undefined;
+  })();
+  const replayed = retried && (await post(wholeServer, key)).json.requestId;
+  if (!retried || replayed !== retried) problem(`the POST retried with its Idempotency-Key: ${retried}, then ${replayed}`);
+  const retriedEnd = retried ? await endOf(() => wholeServer, retried) : undefined;
+  if (retriedEnd?.state === "completed") wipe.recoveredAt = Date.now();
+  else problem(`the retried request ended ${retriedEnd?.state} ${retriedEnd?.error?.code ?? ""}`);
+  const written = (await readdir(outputs)).filter((name) => !name.startsWith("."));
+  if (written.includes(`${lost}.mp4`)) problem(`request ${lost} was told worker-lost, but its output was left in the outputs`);
+  if (written.length !== sent.filter((request_) => request_.state === "completed").length + 2) problem(`outputs after the outage: ${written.length} files`);
+
+  // 7. A worker that does not see the servers' outputs directory: the request it takes fails as outputs-not-shared.
+  await Promise.all(workers.map((worker) => worker.stop()));
+  const elsewhere = await startWorker("elsewhere", workerArgs.map((arg) => (arg === outputs ? join(root, "elsewhere-outputs") : arg)), { TMPDIR: workerTmp });
+  everyWorker.push(elsewhere);
+  workers = [elsewhere];
+  const misplaced = (await post(wholeServer)).json.requestId as string;
+  const misplacedEnd = await endOf(() => wholeServer, misplaced);
+  if (misplacedEnd?.error?.code !== "outputs-not-shared") problem(`a request taken by a worker with other --outputs ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
+
   const codes = await documentedCodes();
   let compared = 0;
   let identical = 0;
@@ -261,7 +327,7 @@ async function main(): Promise<void> {
   if (left.length > 0) problem(`left running: ${left.map((line) => line.slice(0, 80)).join("; ")}`);
   const chunkDirs = await readdir(join(outputs, ".compose-chunks")).catch(() => []);
   if (chunkDirs.length > 0) problem(`chunk directories left: ${chunkDirs.join(", ")}`);
-  const staging = (await readdir(outputs)).filter((name) => name.startsWith(".") && name !== ".compose-chunks");
+  const staging = (await readdir(outputs)).filter((name) => name.startsWith(".") && name !== ".compose-chunks" && name !== ".compose-server");
   if (staging.length > 0) problem(`staging left in the outputs: ${staging.join(", ")}`);
   const temporary = await readdir(workerTmp);
   if (temporary.length > 0) problem(`left in the workers' TMPDIR: ${temporary.join(", ")}`);
@@ -277,6 +343,7 @@ async function main(): Promise<void> {
   }
   console.log(`  ${"fault".padEnd(24)} ${"hit".padEnd(48)} recovered after`);
   for (const fault of faults) console.log(`  ${fault.name.padEnd(24)} ${fault.target.padEnd(48)} ${fault.recoveredAt ? seconds(fault.recoveredAt - fault.at) : "never"}`);
+  console.log(`  a worker with other --outputs: the request it took ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
   console.log(`  outputs compared with a single-process render, decoded frame by frame: ${identical}/${compared} identical; left: ${left.length} processes, ${chunkDirs.length} chunk directories, ${staging.length} staging, ${temporary.length} temporary entries`);
   if (problems.length > 0) {
     console.error(`chaos --cluster: FAILED\n  ${problems.join("\n  ")}`);

@@ -8,6 +8,7 @@ export {
   DEFAULT_SHUTDOWN_GRACE_SECONDS,
   MAX_BODY_BYTES,
   MAX_CHUNK_SIZE,
+  defaultStatePath,
   BATCH_ROW_LIMITS,
   BATCH_BODY_MIB_LIMITS,
   type ServerConfig,
@@ -26,6 +27,7 @@ export { workerConfigFromFlags, type WorkerConfig, type WorkerFlags } from "./co
 export { RedisRenderBackend, type RedisBackendOptions } from "./distributed/redis-backend.js";
 export { startRenderWorker, type RenderWorker, type RenderWorkerOptions } from "./distributed/render-worker.js";
 export { QueueConnectionError } from "./distributed/redis-connection.js";
+export { StateStoreError } from "./state/state-store.js";
 export { closeWithinGrace } from "./lifetime/shutdown-grace.js";
 export { MAX_JOB_PAYLOAD_BYTES } from "./distributed/protocol.js";
 export { WEBHOOK_HEADERS, webhookSignature } from "./webhooks/webhook-signature.js";

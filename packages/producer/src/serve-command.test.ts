@@ -3,10 +3,9 @@
  * start, its token from the environment, and SIGTERM (finish or cancel, never half an output).
  */
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStream, request } from "../test/support/http.js";
-import { spawnServe, startServer, type TestServer } from "../test/support/serve.js";
+import { outputEntries, spawnServe, startServer, type TestServer } from "../test/support/serve.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -90,7 +89,7 @@ describe("SIGTERM", () => {
     const exit = await server.exited;
     expect(exit.code, exit.stderr).toBe(0);
     expect(exit.stdout).toMatch(/SIGTERM: no new requests; finishing 1 running render\(s\) within 30 s\n.*stopped\n$/);
-    expect(await readdir(server.outputsDir)).toEqual([`${runningId}.mp4`]);
+    expect(await outputEntries(server.outputsDir)).toEqual([`${runningId}.mp4`]);
   });
 
   it("ends within its grace while its renders are stuck, having cancelled them with room to clean up", async () => {
@@ -106,7 +105,7 @@ describe("SIGTERM", () => {
     // The renders were cancelled in time to clean up, not cut short at the end of the grace.
     expect(exit.stdout).toMatch(/stopped\n$/);
     for (const stream of stuck) expect((await stream.ended).at(-1)!.data).toMatchObject({ type: "failed", code: "cancelled" });
-    expect(await readdir(server.outputsDir)).toEqual([]);
+    expect(await outputEntries(server.outputsDir)).toEqual([]);
   });
 
   it("cancels renders still running when the grace period ends, leaving no output at all", async () => {
@@ -120,6 +119,6 @@ describe("SIGTERM", () => {
     expect(events[events.length - 1]!.data).toMatchObject({ type: "failed", code: "cancelled", requestId: id });
     expect(existsSync(`${server.outputsDir}/${id}.mp4`)).toBe(false);
     // Not even the staging directory a render writes into before it commits.
-    expect(await readdir(server.outputsDir)).toEqual([]);
+    expect(await outputEntries(server.outputsDir)).toEqual([]);
   });
 });

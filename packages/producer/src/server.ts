@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { removeOrphanedStaging } from "@compose/renderer";
 import Fastify, { type FastifyInstance } from "fastify";
-import { DEFAULT_MAX_WORKERS_PER_RENDER, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
+import { DEFAULT_MAX_WORKERS_PER_RENDER, defaultStatePath, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
 import { installErrorHandling } from "./http/errors.js";
 import { installJsonBodyParser } from "./http/json-body.js";
@@ -14,6 +15,8 @@ import { QueueClosedError, type RenderBackend } from "./queue/render-backend.js"
 import { RenderQueue } from "./queue/render-queue.js";
 import { RedisRenderBackend } from "./distributed/redis-backend.js";
 import { WebhookSender } from "./webhooks/webhook-sender.js";
+import { RequestRecords } from "./state/request-records.js";
+import { StateStore } from "./state/state-store.js";
 
 /** A producer created without a network policy (a library user's) imposes none. */
 const ALLOW_REQUESTS_EVERYTHING = { mode: "all", allowHosts: [], acceptRequestHosts: true } as const;
@@ -44,26 +47,34 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   const projectsDir = await realpath(config.projectsDir);
   await mkdir(config.outputsDir, { recursive: true });
   const outputsDir = await realpath(config.outputsDir);
+  // First, so that a second server on the same store stops before it touches anything.
+  const store = StateStore.open(config.statePath ?? defaultStatePath(outputsDir));
   // A server killed before (kill -9) left its renders' staging here; no later render has its name.
   await removeOrphanedStaging(outputsDir);
-  const backend =
-    options.backend ??
-    (config.queue
-      ? // Requests wait and run in the cluster behind this Redis; `compose worker` processes render them.
-        await RedisRenderBackend.connect({
-          url: config.queue,
-          maxConcurrentRenders: config.maxConcurrentRenders,
-          maxQueue: config.maxQueue,
-          chunkSize: config.chunkSize,
-          outputsDir,
-          logError: options.logError,
-        })
-      : new RenderQueue({
-          maxConcurrentRenders: config.maxConcurrentRenders,
-          maxQueue: config.maxQueue,
-          execute: renderExecutor(options.renderSettings ?? {}),
-        }));
-
+  let backend: RenderBackend;
+  try {
+    backend =
+      options.backend ??
+      (config.queue
+        ? // Requests wait and run in the cluster behind this Redis; `compose worker` processes render them.
+          await RedisRenderBackend.connect({
+            url: config.queue,
+            maxConcurrentRenders: config.maxConcurrentRenders,
+            maxQueue: config.maxQueue,
+            chunkSize: config.chunkSize,
+            outputsDir,
+            outputsMark: store.meta("outputs-mark", randomUUID),
+            logError: options.logError,
+          })
+        : new RenderQueue({
+            maxConcurrentRenders: config.maxConcurrentRenders,
+            maxQueue: config.maxQueue,
+            execute: renderExecutor(options.renderSettings ?? {}),
+          }));
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   // Fastify's own 503 while closing has another body; this server answers in its own format.
   const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });
   installErrorHandling(app, options.logError ?? (() => undefined));
@@ -75,7 +86,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
   if (config.token !== undefined) requireBearerToken(app, config.token);
   const network = options.renderSettings?.network ?? ALLOW_REQUESTS_EVERYTHING;
   // Webhooks are held to the policy the renders are: the server connects only where its pages may.
-  const webhooks = config.webhookSecret === undefined ? undefined : new WebhookSender({ secret: config.webhookSecret, network });
+  const webhooks = config.webhookSecret === undefined ? undefined : new WebhookSender({ secret: config.webhookSecret, network, journal: store });
   const routes = registerRoutes(app, {
     backend,
     projectsDir,
@@ -85,9 +96,11 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     maxBatchBodyBytes: config.maxBatchBodyBytes,
     network,
     webhooks,
+    records: new RequestRecords(store, webhooks),
     openApiDocument: openApiDocument(),
     infoSchema: infoJsonSchema(),
   });
+  await routes.resume();
 
   return {
     app,
@@ -102,11 +115,12 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
       closing ??= (async () => {
         const connectionsEnded = app.close();
         await backend.shutdown(config.shutdownGraceMs);
-        // Deliveries still retrying are dropped: nothing of them outlives the process.
+        // Deliveries still retrying stop here; the state store has them, and the next start goes on.
         webhooks?.close();
         // Every request this server answers for has ended; listeners of others' would hold it open.
         routes.endFollowers();
         await connectionsEnded;
+        store.close();
       })();
       return closing;
     },

@@ -7,6 +7,10 @@ export { createSubCompositionResolver } from "./1-load/composition/resolve-sub-c
 export { fontFamilyCatalog, type FontCatalog, type FontResolution } from "./web/fonts/font-catalog.js";
 // What a render would do with a remote URL: the project's packages answer it, or the network policy rules on it.
 export { remoteAnswers, type RemoteAnswer } from "./web/remote-answers.js";
+// The project's web as render resolves it, for the studio's browser: CDN and Google Fonts URLs
+// answered from the project's packages, the default fonts and the font packages as web fonts.
+export { createRoutedWeb, type RoutedWeb } from "./web/local/routed-web.js";
+export { createLocalWeb, type LocalWeb } from "./web/local/local-resolver.js";
 // The file server's way with project files, for the studio to serve them alike.
 export { openServedFile } from "./web/project-server.js";
 export { sendProjectFile } from "./web/send-file.js";

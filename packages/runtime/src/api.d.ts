@@ -132,6 +132,12 @@ export interface MediaPlan {
   naturalDuration?: number;
   /** Extracted frames of a video: `urlPattern` with `%06d` for the frame index from 0, at `fps`. */
   frames?: { urlPattern: string; count: number; fps: number };
+  /**
+   * A video without extracted frames that shows its own source instead, paused and seeked to its
+   * local time at every seek (a player on a web server, which has no ffmpeg): the browser's
+   * decoding, not render's frames.
+   */
+  seekSource?: boolean;
 }
 
 /** `window.__compose`, also reachable as the global `__compose`. */

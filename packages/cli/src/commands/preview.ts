@@ -42,7 +42,7 @@ export function registerPreview(program: Command): void {
       const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
       // Loaded here: the browser driver behind it would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
-      const { runtimeBundle, runtimeBootCall, planMedia, framesDirectory } = await import("@compose/renderer");
+      const { runtimeBundle, planMedia, framesDirectory } = await import("@compose/renderer");
       const { renderExecutor } = await import("@compose/producer/render-executor");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;
@@ -57,7 +57,6 @@ export function registerPreview(program: Command): void {
             host: HOST,
             port,
             runtimeBundle,
-            runtimeBootCall,
             executeRender: renderExecutor(renderSettings),
             planMedia,
             framesDir: framesDirectory(),

@@ -36,6 +36,7 @@ export function registerServe(program: Command): void {
     .option("--max-queue <n>", `requests allowed to wait; more get 429 (default: ${DEFAULT_MAX_QUEUE})`)
     .option("--projects <dir>", "directory the compositions of requests are taken from (default: .)")
     .option("--outputs <dir>", "directory outputs are written to, named by request id (default: renders)")
+    .option("--state <file>", "where the server keeps its requests, batches and webhooks across restarts; one server per file (default: <outputs>/.compose-server/state.db)")
     .option("--token <token>", "require Authorization: Bearer <token> (default: COMPOSE_TOKEN; prefer it, flags show in ps)")
     .option("--shutdown-grace <seconds>", `on SIGTERM, the server ends within this; running renders may finish until its last 5 s, then are cancelled (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`)
     .option("--queue <url>", "keep requests in a BullMQ queue on this Redis (redis://HOST:PORT), rendered by compose worker processes (default: in this process)")
@@ -52,7 +53,7 @@ export function registerServe(program: Command): void {
     .option("--webhook-secret <secret>", "sign webhooks with this key (HMAC-SHA256); without it, requests naming a webhook are refused (default: COMPOSE_WEBHOOK_SECRET; prefer it, flags show in ps)");
   addDeclaredFlags(command, "serve-worker", { network: OPERATOR_NETWORK }).action(async (flags: ServeFlags & SafetyFlags) => {
       const config = configOrUsageError(() => serverConfigFromFlags(flags, process.env, process.cwd()));
-      const { createProducer, QueueConnectionError, closeWithinGrace } = await import("@compose/producer");
+      const { createProducer, QueueConnectionError, StateStoreError, closeWithinGrace } = await import("@compose/producer");
       let producer: Awaited<ReturnType<typeof createProducer>>;
       try {
         producer = await createProducer(config, {
@@ -60,7 +61,7 @@ export function registerServe(program: Command): void {
           logError: (line) => process.stderr.write(`compose serve: ${line}\n`),
         });
       } catch (error) {
-        if (!(error instanceof QueueConnectionError)) throw error;
+        if (!(error instanceof QueueConnectionError || error instanceof StateStoreError)) throw error;
         process.stderr.write(`error: ${error.message}\n`);
         process.exitCode = 1;
         return;

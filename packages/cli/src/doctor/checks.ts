@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
-import { defaultWorkerCount, FORMAT_TABLE, isFolderOutput, MAX_WORKERS, OUTPUT_FORMATS, plural, type DoctorCheck } from "@compose/core";
+import { defaultWorkerCount, FORMAT_TABLE, isFolderOutput, MAX_WORKERS, OUTPUT_FORMATS, paletteEncoding, plural, type DoctorCheck } from "@compose/core";
 import { toolPath, TOOL_PATH_VARIABLES, type Tool } from "@compose/renderer/tools";
 import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
 import { listImages, pinnedImageOf, type LocalImage } from "../docker/image.js";
@@ -42,8 +42,14 @@ const SMALL_MACHINE_BYTES = 4 * 1024 ** 3;
 const DISK_FAIL_BYTES = 200 * 1024 ** 2;
 const DISK_WARN_BYTES = 2 * 1024 ** 3;
 
-/** The encoders ffmpeg needs, one per video format (the PNG encoder of a folder of frames is in every ffmpeg). */
-export const FORMAT_ENCODERS = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format)).map((format) => ({ encoder: FORMAT_TABLE[format].video.codec, format }));
+/**
+ * The encoders ffmpeg needs, one per video format. ffmpeg's own are in every build and are not
+ * checked: PNG (a folder of frames), and GIF with QuickTime Animation (a paletted format's parts).
+ */
+export const FORMAT_ENCODERS = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format) && !paletteEncoding(format)).map((format) => ({
+  encoder: FORMAT_TABLE[format].video.codec,
+  format,
+}));
 
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;

@@ -12,8 +12,17 @@ export interface PreviewState {
   };
   /** `compose render <path>`, the start of the command the copy button builds. */
   renderCommand: string;
-  /** What the render panel offers, from the options schema (a folder of PNGs is left to the CLI). */
-  renderChoices: { formats: string[]; qualities: string[]; fps: number[]; defaults: { format: string; quality: string; fps: number; workers: number | "auto" } };
+  /**
+   * What the render panel offers, from the options schema (a folder of PNGs is left to the CLI);
+   * `imageFormats` are those a finished render is shown in an image rather than a video.
+   */
+  renderChoices: {
+    formats: string[];
+    imageFormats: string[];
+    qualities: string[];
+    fps: number[];
+    defaults: { format: string; quality: string; fps: number; scale: number; workers: number | "auto" };
+  };
   /** Undefined members: not readable statically (lint says why). */
   composition: { id?: string; width?: number; height?: number; duration?: number };
   /** Valid declarations, in declaration order. */

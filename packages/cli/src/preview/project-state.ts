@@ -1,5 +1,5 @@
 import { dirname, relative } from "node:path";
-import { extractCompositionMetadata, FRAME_RATES, isFolderOutput, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
+import { extractCompositionMetadata, FORMAT_TABLE, FRAME_RATES, isFolderOutput, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
 import { countSeverities } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer/project";
@@ -16,12 +16,14 @@ export function shellWord(word: string): string {
 function renderChoices(): PreviewState["renderChoices"] {
   const defaults = validateRenderOptions({});
   if (!defaults.ok) throw new Error(`the render options' defaults do not validate: ${defaults.problem.field} ${defaults.problem.problem}`);
-  const { format, quality, fps, workers } = defaults.options;
+  const { format, quality, fps, scale, workers } = defaults.options;
+  const formats = OUTPUT_FORMATS.filter((choice) => !isFolderOutput(choice));
   return {
-    formats: OUTPUT_FORMATS.filter((choice) => !isFolderOutput(choice)),
+    formats,
+    imageFormats: formats.filter((choice) => FORMAT_TABLE[choice].contentType.startsWith("image/")),
     qualities: [...QUALITY_NAMES],
     fps: [...FRAME_RATES],
-    defaults: { format, quality, fps, workers },
+    defaults: { format, quality, fps, scale, workers },
   };
 }
 

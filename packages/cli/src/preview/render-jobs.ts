@@ -1,6 +1,6 @@
 import { access, lstat, mkdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { isFolderOutput, outputExtension, validateRenderOptions } from "@compose/core";
+import { isFolderOutput, listed, OUTPUT_FORMATS, outputExtension, validateRenderOptions } from "@compose/core";
 import type { JobEvent, JobExecutor } from "@compose/producer";
 import { RenderJob } from "@compose/producer/render-job";
 import { optionsProblemLine } from "../render/render-flags.js";
@@ -8,7 +8,10 @@ import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { RENDERS_FOLDER } from "../project/renders-folder.js";
 
 /** What the page may choose; everything else is the CLI's default. `instances` is the preview's own. */
-const PAGE_FIELDS = ["format", "quality", "fps", "workers", "allowMissingAssets", "variables", "instances"] as const;
+const PAGE_FIELDS = ["format", "quality", "fps", "scale", "workers", "allowMissingAssets", "variables", "instances"] as const;
+
+/** The formats the preview renders: every one that is a file. */
+const FILE_FORMATS = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format));
 
 /** A render started from the page: the server's job model, with every event kept for a page that connects late. */
 export interface PreviewRender {
@@ -67,7 +70,9 @@ export function createRenderJobs(options: RenderJobsOptions) {
     const result = validateRenderOptions(fields);
     if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
     const renderOptions = result.options;
-    if (isFolderOutput(renderOptions.format)) return { ok: false, problem: "format png-sequence writes a folder of images: render it with compose render; choose mp4, mov or webm here" };
+    if (isFolderOutput(renderOptions.format)) {
+      return { ok: false, problem: `format ${renderOptions.format} writes a folder of images: render it with compose render; choose ${listed(FILE_FORMATS, "or")} here` };
+    }
     if (active !== undefined) return { ok: false, busy: true, problem: `render ${active} is running: wait for it to finish or cancel it, then render again` };
 
     const id = String(++counter);

@@ -3,13 +3,12 @@ import type { AddressInfo } from "node:net";
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FRAME_RATES } from "@compose/core";
+import { FRAME_RATES, FRAME_SCRIPT_ATTRIBUTE, injectFirstScript, runtimeScripts } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
 import { openEventStream } from "@compose/producer/sse";
 import type { MediaPlanRequest } from "@compose/renderer";
-import { openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } from "@compose/renderer/project";
-import { cacheable, sendCacheable } from "./http-cache.js";
-import { injectFirstScript } from "./inject-runtime.js";
+import { createRoutedWeb, MAX_PROJECT_FILE_BYTES, openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } from "@compose/renderer/project";
+import { cacheable, sendCacheable, sendRevalidated, type Cacheable } from "./http-cache.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "../project/list-compositions.js";
 import { lintEntry, readProjectState } from "./project-state.js";
@@ -26,6 +25,10 @@ const APP_FILES: Record<string, string> = {
 export const PREVIEW_PREFIX = "/__compose/";
 /** Query parameter of the composition page's URL holding the runtime's boot config as JSON. */
 export const CONFIG_PARAMETER = "__compose_config";
+/** Where the URLs the project's packages answer in a render (CDN libraries, Google Fonts) are answered, as `web/<host>/<path>`. */
+const WEB_PREFIX = `${PREVIEW_PREFIX}web/`;
+/** Project files whose text may name such URLs, routed there as HTML is. */
+const ROUTED_TEXT = /\.(css|m?js)$/i;
 
 const LOCAL_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -48,8 +51,6 @@ export interface PreviewServerOptions {
   port: number;
   /** The runtime bundle render injects (renderer's runtimeBundle), served once for every frame and kept by the browser. */
   runtimeBundle: () => string;
-  /** Its boot call with a frame's config, as render injects it after the bundle (renderer's runtimeBootCall). */
-  runtimeBootCall: (config: PreviewConfig) => string;
   /** Runs the page's renders: the server's executor around the renderer's render(). */
   executeRender: JobExecutor;
   /** Names a composition file for output files, as compose render does. */
@@ -76,6 +77,12 @@ function notFound(response: ServerResponse): void {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   send(response, status, "application/json; charset=utf-8", JSON.stringify(body));
+}
+
+/** A failure the request caused (a project file refused, missing or not a file): a 400, not the preview's own fault. */
+function causedByRequest(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code !== "";
 }
 
 /** Largest request body the page sends (render options and variable values). */
@@ -146,6 +153,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const root = await realpath(dirname(options.entryFile));
   /** The composition compose preview was given; each page may pick another of the project's, which it names in its requests. */
   const defaultEntry = join(root, relative(dirname(options.entryFile), options.entryFile));
+  /** The project's absolute paths as paths inside it: what the page is told shows nothing of the machine's file system. */
+  const withoutMachinePaths = (message: string) => message.replaceAll(`${root}${sep}`, "").replaceAll(root, "the project");
   const urlOf = (file: string) => `/${relative(root, file).split(sep).map(encodeURIComponent).join("/")}`;
   /** The entry a page names (a path relative to the project, `/`-separated), or the default when it names none; undefined when it is not one of the project's compositions. */
   const entryFor = async (path: unknown): Promise<string | undefined> => {
@@ -170,10 +179,14 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const renders = createRenderJobs({ root, execute: options.executeRender });
 
   const readState = async (file: string) => ({
-    ...(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
+    ...withoutPathsInError(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
     compositions: await listCompositions(root),
     pathIsFolder: options.pathIsFolder,
   });
+  /** An answer whose `error` names no absolute path. */
+  function withoutPathsInError<T extends { error?: string | undefined }>(answer: T): T {
+    return answer.error === undefined ? answer : { ...answer, error: withoutMachinePaths(answer.error) };
+  }
   /** What the page asks for, read once per composition and project version: every tab and reload of a version shares it. */
   const answers = new Map<string, Promise<unknown>>();
   /** The compositions whose state was asked for at this version: those the open pages show. */
@@ -182,7 +195,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (name === "state") statesAsked.add(file);
     const key = `${name} ${version} ${file}`;
     if (!answers.has(key)) {
-      const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version });
+      const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version }).then(withoutPathsInError);
       // A read that failed is tried again on the next request.
       answers.set(key, read.catch((error: unknown) => (answers.delete(key), Promise.reject(error))));
     }
@@ -205,12 +218,56 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   /** The runtime's URL names its content, so a browser keeps it for good and never asks again: every frame of every reload reuses it. */
   const runtime = cacheable(options.runtimeBundle());
   const runtimeUrl = `${PREVIEW_PREFIX}runtime.js?v=${runtime.etag.slice(1, -1)}`;
+  const web = createRoutedWeb(root, WEB_PREFIX);
+  /** The fonts every frame gets, as a render's pages get them, each at a URL that names its content; read again at each project version. */
+  const fontFiles = new Map<string, Promise<Cacheable | undefined>>();
+  const fonts = (name: "fonts.css" | "fonts.js"): Promise<Cacheable | undefined> => {
+    const key = `${version} ${name}`;
+    if (!fontFiles.has(key)) fontFiles.set(key, (name === "fonts.css" ? web.defaultFontsCss() : web.projectFontsScript()).then((text) => (text === undefined ? undefined : cacheable(text))));
+    return fontFiles.get(key)!;
+  };
+  const fontsUrl = async (name: "fonts.css" | "fonts.js") => {
+    const content = await fonts(name);
+    return content && `${PREVIEW_PREFIX}${name}?v=${content.etag.slice(1, -1)}`;
+  };
 
-  /** Project HTML with the runtime as its first script, booted with the config in the URL. */
+  /**
+   * Project HTML with the runtime as its first script, booted with the config in the URL, then the
+   * fonts a render's page has: the URLs the project's packages answer lead to this server, the
+   * default set is a style sheet, the project's font packages come by the script render runs.
+   * Both are the frame's, not the page's: an instance does not inherit the script as a library.
+   */
   const serveHtml = async (response: ServerResponse, file: ProjectFile, config: string | null): Promise<void> => {
-    const html = (await readOpenedFile(file, file.path)).toString("utf8");
-    const script = `<script src="${runtimeUrl}"></script><script>${options.runtimeBootCall(parseBootConfig(config))}</script>`;
-    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, script));
+    const html = web.drawGenericsAsRendered(web.route((await readOpenedFile(file, file.path)).toString("utf8")));
+    const [css, script] = await Promise.all([fontsUrl("fonts.css"), fontsUrl("fonts.js")]);
+    const frame =
+      runtimeScripts(runtimeUrl, parseBootConfig(config)) +
+      (css ? `<link rel="stylesheet" href="${css}" ${FRAME_SCRIPT_ATTRIBUTE}>` : "") +
+      (script ? `<script src="${script}" ${FRAME_SCRIPT_ATTRIBUTE}></script>` : "");
+    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, frame));
+  };
+
+  /** A style sheet or script of the project, the URLs the project's packages answer routed here; revalidated as every project file is. */
+  const serveRoutedText = async (request: IncomingMessage, response: ServerResponse, file: ProjectFile): Promise<void> => {
+    if (file.info.size > MAX_PROJECT_FILE_BYTES) return sendProjectFile(request, response, file, { etag: true });
+    const etag = `W/"${file.info.size}-${file.info.mtime.getTime()}-routed"`;
+    if (request.headers["if-none-match"] === etag) {
+      await file.handle.close();
+      return void response.writeHead(304, { ETag: etag, "Cache-Control": "no-cache" }).end();
+    }
+    const text = web.route((await readOpenedFile(file, file.path)).toString("utf8"));
+    const css = /\.css$/i.test(file.path);
+    sendRevalidated(response, css ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8", css ? web.drawGenericsAsRendered(text) : text, etag);
+  };
+
+  /** GET /__compose/web/<host>/<path>: what a render's page would get for that URL from the project's packages; else the web's own answer. */
+  const serveWeb = async (response: ServerResponse, path: string): Promise<void> => {
+    const url = web.urlOf(path);
+    if (url === undefined) return notFound(response);
+    const local = await web.answer(url);
+    if (!local) return void response.writeHead(302, { Location: url, "Cache-Control": "no-store" }).end();
+    response.writeHead(200, { "Content-Type": local.contentType, "Content-Length": local.body.length, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" });
+    response.end(local.body);
   };
 
   const serveApp = async (response: ServerResponse, name: string): Promise<void> => {
@@ -245,7 +302,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         const plans = await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number });
         return sendJson(response, 200, { plans });
       } catch (error) {
-        return sendJson(response, 400, { error: (error as Error).message, code: (error as { code?: string }).code });
+        return sendJson(response, 400, { error: withoutMachinePaths((error as Error).message), code: (error as { code?: string }).code });
       }
     }
     if (name === "renders") {
@@ -255,7 +312,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       const file = await entryFor(composition);
       if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
       const started = await renders.start(isPlainObject(body.value) ? fields : body.value, { file, name: options.nameOf(file) });
-      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: started.problem });
+      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: withoutMachinePaths(started.problem) });
       return sendJson(response, 202, { id: started.render.job.id, output: started.render.job.outputUrl });
     }
     const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
@@ -299,6 +356,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         return render ? streamRender(response, render) : notFound(response);
       }
       if (name === "runtime.js") return sendCacheable(request, response, "text/javascript; charset=utf-8", runtime);
+      if (name === "fonts.css" || name === "fonts.js") {
+        const content = await fonts(name);
+        return content ? sendCacheable(request, response, APP_TYPES[extname(name)]!, content) : notFound(response);
+      }
+      if (pathname.startsWith(WEB_PREFIX)) return serveWeb(response, request.url!.slice(request.url!.indexOf(WEB_PREFIX) + WEB_PREFIX.length));
       if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
       if (name.startsWith("frames/")) {
         const frame = await openServedFile(options.framesDir, name.slice("frames/".length));
@@ -309,6 +371,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const file = await projectFile(pathname);
     if (file === undefined) return notFound(response);
     if (/\.html?$/i.test(file.path)) return serveHtml(response, file, url.searchParams.get(CONFIG_PARAMETER));
+    if (ROUTED_TEXT.test(file.path)) return serveRoutedText(request, response, file);
     // Revalidated on every load: a reload after a save fetches what changed only, and the
     // browser reuses its compiled scripts for the rest.
     sendProjectFile(request, response, file, { etag: true });
@@ -316,7 +379,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: Error) => {
-      if (!response.headersSent) send(response, 500, "text/plain; charset=utf-8", error.message);
+      // JSON, as every answer of the preview's own; a project file the request named is its fault (400).
+      if (!response.headersSent) sendJson(response, causedByRequest(error) ? 400 : 500, { error: withoutMachinePaths(error.message) });
       else response.end();
     });
   });

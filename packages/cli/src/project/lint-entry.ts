@@ -1,6 +1,6 @@
 import { dirname, relative } from "node:path";
 import { lintProject, type AssetReference, type LintFinding, type LintOutput, type NetworkMode } from "@compose/core";
-import { createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader, type FontCatalog } from "@compose/renderer/project";
+import { createLocalWeb, createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader, type FontCatalog } from "@compose/renderer/project";
 import { lintOutput } from "../terminal/lint-report.js";
 import { readCompositionFile } from "./read-composition-file.js";
 import { resolveCompositionEntry, type CompositionEntry } from "./resolve-composition-entry.js";
@@ -33,7 +33,10 @@ export async function lintEntry(entry: CompositionEntry, network: NetworkMode, o
     return text;
   };
   const fonts = await fontFamilyCatalog(dirname(entry.file), projectDir);
-  const assets = { check: projectAssetCheck(projectDir), network, onRemote };
+  // The packages render answers URLs from, as `compose render` looks them up.
+  const local = createLocalWeb({ root: dirname(entry.file), parents: true });
+  const servedLocally = async (url: string) => (await local.resolve(url)) !== undefined;
+  const assets = { check: projectAssetCheck(projectDir), network, onRemote, servedLocally };
   const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems, assets });
   return { findings, files: [...texts.keys()], texts, fonts };
 }

@@ -62,8 +62,8 @@ export const FLAGS = {
     hidden: true,
   },
   maxFrames: { flag: "--max-frames <n>", help: "frames one render may capture", default: DEFAULT_LIMITS.maxFrames, scopes: EVERYWHERE },
-  maxWidth: { flag: "--max-width <px>", help: "composition width allowed", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },
-  maxHeight: { flag: "--max-height <px>", help: "composition height allowed", default: DEFAULT_LIMITS.maxHeight, scopes: EVERYWHERE },
+  maxWidth: { flag: "--max-width <px>", help: "output width allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },
+  maxHeight: { flag: "--max-height <px>", help: "output height allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxHeight, scopes: EVERYWHERE },
   maxMemory: {
     flag: "--max-memory <size>",
     help: "memory each page's browser may hold (script heap, typed arrays, canvases, images), such as 1G or 512M",

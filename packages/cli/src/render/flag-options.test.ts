@@ -26,6 +26,9 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   format: { argv: ["--format=webm"], value: "webm" },
   fps: { argv: ["--fps=60"], value: 60 },
   quality: { argv: ["--quality=high"], value: "high" },
+  scale: { argv: ["--scale=0.5"], value: 0.5 },
+  // The loop count is a gif's alone.
+  gifLoop: { argv: ["--format=gif", "--gif-loop=-1"], value: -1 },
   crf: { argv: ["--crf=20"], value: 20 },
   videoBitrate: { argv: ["--video-bitrate=5M"], value: "5M" },
   workers: { argv: ["--workers=3"], value: 3 },

@@ -25,6 +25,11 @@ function numeric(value: string): number | string {
   return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
 }
 
+/** Decimal numbers (2, 0.5, .25) become numbers; anything else stays text so the schema names what is allowed. */
+function decimal(value: string): number | string {
+  return /^-?(\d+\.?\d*|\.\d+)$/.test(value.trim()) ? Number(value) : value;
+}
+
 /** A JSON object of variable values, or a usage error naming `source` and where its text goes wrong. */
 function variableValues(text: string, source: string): VariableValues {
   const parsed = parseVariableValues(text, source, MAX_VARIABLES_DEPTH);
@@ -57,6 +62,7 @@ function optionInput(field: RenderOptionField, value: string | string[] | boolea
   const { read }: RenderOptionDeclaration = RENDER_OPTIONS[field];
   if (typeof value !== "string") return value;
   if (read === "number") return numeric(value);
+  if (read === "decimal") return decimal(value);
   if (read === "variables") return variableValues(value, flagName(field));
   return value;
 }

@@ -37,6 +37,8 @@ export const RENDER_ERROR_CODES = [
   "cancelled",
   "invalid-job",
   "worker-lost",
+  "composition-changed",
+  "outputs-not-shared",
 ] as const;
 
 export const renderErrorCodeSchema = z.enum(RENDER_ERROR_CODES);

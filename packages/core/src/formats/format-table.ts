@@ -1,4 +1,4 @@
-import { OUTPUT_FORMATS, type OutputFormat, type QualityName } from "../options/option-declarations.js";
+import { FRAME_RATES, OUTPUT_FORMATS, type FrameRate, type OutputFormat, type QualityName } from "../options/option-declarations.js";
 
 /** The colour tags of a file: what a player needs to turn its pixels back into the page's colours. */
 export interface ColourTags {
@@ -51,7 +51,39 @@ export type VideoEncoding =
       /** Apple's vendor id, as Apple's own encoder writes it; some editors check it. */
       readonly vendor: "apl0";
     }
-  | { readonly codec: "png"; readonly pixelFormat: string };
+  | { readonly codec: "png"; readonly pixelFormat: string }
+  | PaletteEncoding;
+
+/**
+ * A paletted format (GIF): one palette of at most 256 colours is made from every frame, so the
+ * frames are made in two passes. Each worker encodes its frames losslessly into a part
+ * (`intermediate`); assembly makes the palette from all the parts (ffmpeg's palettegen), then
+ * maps every frame to it (paletteuse): 5-assemble/palette-args.ts spells these as ffmpeg options.
+ * docs/fidelity.md has the measurements behind the choices.
+ */
+export interface PaletteEncoding {
+  readonly codec: "gif";
+  readonly pixelFormat: "pal8";
+  /** ffmpeg's muxer: the output is named by the user, so its extension may not say it. */
+  readonly container: "gif";
+  /**
+   * The parts' codec: QuickTime Animation codes only the lines that changed since the frame
+   * before, so a frame the page repeats costs next to nothing, and keeps alpha losslessly. A part
+   * is read whole, from its start, so its one keyframe is its first (the interval is ffmpeg's
+   * largest): more would only make it larger.
+   */
+  readonly intermediate: { readonly codec: "qtrle"; readonly pixelFormat: "argb"; readonly extension: ".mov"; readonly keyframeInterval: number };
+  /** palettegen's histogram: of every pixel of every frame ("full"), or only of what changed from frame to frame ("diff"). */
+  readonly statsMode: "full" | "diff";
+  /** One palette entry kept for transparency: a pixel below `alphaThreshold` takes it. */
+  readonly reserveTransparent: boolean;
+  readonly alphaThreshold: number;
+  /** paletteuse's dither, and for ordered (bayer) dithering the strength of its pattern (0 strongest, 5 weakest). */
+  readonly dither: "bayer" | "sierra2_4a" | "floyd_steinberg" | "none";
+  readonly bayerScale: number;
+  /** Only the rectangle that changed since the frame before is mapped again: still areas keep their pixels exactly, frame after frame. */
+  readonly changedRectangleOnly: boolean;
+}
 
 /**
  * What hdr output is, in every format the hdr option applies to: HEVC 10-bit with BT.2020
@@ -71,6 +103,14 @@ export const HDR_VIDEO = {
     hlg: { tag: "arib-std-b67", hdr10: false },
   },
 } as const;
+
+/** The mixed audio of a format: ffmpeg's encoder and bitrate, the file it is written to, and that file's content type. */
+export interface AudioEncoding {
+  readonly codec: "aac" | "libopus";
+  readonly bitrate: string;
+  readonly file: string;
+  readonly contentType: string;
+}
 
 /** What one output format is: every per-format question in the packages is answered here. */
 export interface FormatFacts {
@@ -92,13 +132,12 @@ export interface FormatFacts {
   readonly video: VideoEncoding;
   /** The tags an SDR encode writes; none for PNG frames, which are the page's own sRGB. */
   readonly colour: ColourTags | undefined;
-  /** The mixed audio: ffmpeg's encoder and bitrate, the file it is written to, and that file's content type. */
-  readonly audio: {
-    readonly codec: "aac" | "libopus";
-    readonly bitrate: string;
-    readonly file: string;
-    readonly contentType: string;
-  };
+  /** The mixed audio; none for a format without sound (a composition's audio is then left out, with a warning). */
+  readonly audio: AudioEncoding | undefined;
+  /** The frame rates the format shows truly. */
+  readonly frameRates: readonly FrameRate[];
+  /** Whether the output says how many times it repeats (the gifLoop option). */
+  readonly loop: boolean;
   /** Which of the options crf, videoBitrate, hdr (HDR_VIDEO) and gpu (a hardware H.264 encoder) apply. */
   readonly crf: boolean;
   readonly bitrate: boolean;
@@ -106,7 +145,7 @@ export interface FormatFacts {
   readonly hardware: boolean;
 }
 
-const AAC_IN_MP4 = { codec: "aac", bitrate: "192k", file: "audio.m4a", contentType: "audio/mp4" } as const;
+const AAC_IN_MP4: AudioEncoding = { codec: "aac", bitrate: "192k", file: "audio.m4a", contentType: "audio/mp4" };
 
 export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = {
   mp4: {
@@ -120,6 +159,8 @@ export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = 
     video: { codec: "libx264", pixelFormat: "yuv420p", chromaSampleLocation: "center" },
     colour: BROWSER_TAGS,
     audio: AAC_IN_MP4,
+    frameRates: FRAME_RATES,
+    loop: false,
     crf: true,
     bitrate: true,
     hdr: true,
@@ -136,6 +177,8 @@ export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = 
     video: { codec: "prores_ks", pixelFormat: "yuva444p10le", profile: "4444", qscale: { draft: 12, standard: 6, high: 3 }, vendor: "apl0" },
     colour: BT709_TAGS,
     audio: AAC_IN_MP4,
+    frameRates: FRAME_RATES,
+    loop: false,
     crf: false,
     bitrate: false,
     hdr: false,
@@ -159,6 +202,8 @@ export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = 
     },
     colour: BROWSER_TAGS,
     audio: { codec: "libopus", bitrate: "160k", file: "audio.opus", contentType: "audio/ogg" },
+    frameRates: FRAME_RATES,
+    loop: false,
     crf: true,
     bitrate: true,
     hdr: false,
@@ -176,6 +221,39 @@ export const FORMAT_TABLE: { readonly [Format in OutputFormat]: FormatFacts } = 
     video: { codec: "png", pixelFormat: "rgba" },
     colour: undefined,
     audio: { codec: "aac", bitrate: "192k", file: "audio.aac", contentType: "audio/aac" },
+    frameRates: FRAME_RATES,
+    loop: false,
+    crf: false,
+    bitrate: false,
+    hdr: false,
+    hardware: false,
+  },
+  gif: {
+    extension: ".gif",
+    contentType: "image/gif",
+    folder: false,
+    faststart: false,
+    frameImage: "png",
+    alpha: true,
+    subsampled: false,
+    video: {
+      codec: "gif",
+      pixelFormat: "pal8",
+      container: "gif",
+      intermediate: { codec: "qtrle", pixelFormat: "argb", extension: ".mov", keyframeInterval: 2 ** 31 - 1 },
+      statsMode: "full",
+      reserveTransparent: true,
+      alphaThreshold: 128,
+      dither: "floyd_steinberg",
+      bayerScale: 2,
+      changedRectangleOnly: true,
+    },
+    colour: undefined,
+    audio: undefined,
+    // A GIF shows a frame for whole hundredths of a second, and browsers hold a frame of less than
+    // two for a tenth: at 60 fps every third frame would be one hundredth long.
+    frameRates: [24, 30],
+    loop: true,
     crf: false,
     bitrate: false,
     hdr: false,
@@ -188,7 +266,7 @@ export function formatFacts(format: OutputFormat): FormatFacts {
 }
 
 /** The formats a fact holds for, in the order of OUTPUT_FORMATS: `formatsWhere("crf")` is mp4 and webm. */
-export function formatsWhere(fact: "alpha" | "crf" | "bitrate" | "hdr" | "hardware"): OutputFormat[] {
+export function formatsWhere(fact: "alpha" | "subsampled" | "loop" | "crf" | "bitrate" | "hdr" | "hardware"): OutputFormat[] {
   return OUTPUT_FORMATS.filter((format) => FORMAT_TABLE[format][fact]);
 }
 
@@ -205,13 +283,30 @@ export function allowsHardwareEncoding(format: OutputFormat): boolean {
   return FORMAT_TABLE[format].hardware;
 }
 
+/** Whether a video encoding is made in two passes, a palette from every frame and then the frames mapped to it. */
+export function isPaletteEncoding(video: VideoEncoding): video is PaletteEncoding {
+  return video.codec === "gif";
+}
+
+/** The encoding of a format made in two passes (isPaletteEncoding); undefined for the others. */
+export function paletteEncoding(format: OutputFormat): PaletteEncoding | undefined {
+  const { video } = FORMAT_TABLE[format];
+  return isPaletteEncoding(video) ? video : undefined;
+}
+
+/** The extension of the parts a render's workers encode: the output's own, or a paletted format's intermediate. */
+export function partExtension(format: OutputFormat): string {
+  return paletteEncoding(format)?.intermediate.extension ?? FORMAT_TABLE[format].extension;
+}
+
 /** The content type of a file an output is made of, by its extension: a video, a frame, or its audio. */
 export function contentTypeOfFile(path: string): string | undefined {
   const name = path.toLowerCase();
   for (const format of OUTPUT_FORMATS) {
     const facts = FORMAT_TABLE[format];
     if (facts.extension && name.endsWith(facts.extension)) return facts.contentType;
-    if (name.endsWith(facts.audio.file.slice(facts.audio.file.lastIndexOf(".")))) return facts.audio.contentType;
+    const audio = facts.audio;
+    if (audio && name.endsWith(audio.file.slice(audio.file.lastIndexOf(".")))) return audio.contentType;
   }
   return name.endsWith(".png") ? FORMAT_TABLE[FOLDER_FORMAT].contentType : undefined;
 }

@@ -9,8 +9,14 @@ export type CheckAsset = (path: string) => Promise<string | undefined>;
 
 export interface AssetLintOptions {
   check: CheckAsset;
-  /** The network the render will have: with `none`, every remote URL is reported as refused. */
+  /** The network the render will have: with `none`, every remote URL it cannot answer locally is reported as refused. */
   network?: NetworkMode;
+  /**
+   * Whether the render answers a remote URL from the project's own packages without the network
+   * (an exact-version CDN file of an installed package, a Google Fonts stylesheet of installed
+   * font packages): such a URL is never refused.
+   */
+  servedLocally?: (url: string) => Promise<boolean>;
   /** Hears of every remote http(s) URL a file makes the page load, whatever the network: `compose info` lists them. */
   onRemote?: (file: string, reference: AssetReference) => void;
 }
@@ -26,7 +32,8 @@ const REMOTE = /^(https?:)?\/\//i;
  * Checks every URL a file makes the page load, relative to that file: a project file that the
  * page cannot load is `missing-asset` (the render's code for it); a style sheet it loads is read
  * and its url() and @import checked in turn, relative to the style sheet, each once. Remote URLs
- * are reported only when the render's network is `none`, which refuses them.
+ * are reported only when the render's network is `none`, which refuses those the project's
+ * packages do not answer.
  */
 export function createAssetLint(
   options: AssetLintOptions,
@@ -38,7 +45,7 @@ export function createAssetLint(
       const url = reference.url.trim();
       if (!isProjectUrl(url)) {
         if (REMOTE.test(url)) options.onRemote?.(file, { ...reference, url });
-        if (options.network === "none" && REMOTE.test(url)) {
+        if (options.network === "none" && REMOTE.test(url) && !(await options.servedLocally?.(url.startsWith("//") ? `https:${url}` : url))) {
           const host = /^(?:https?:)?\/\/([^/?#:]+)/i.exec(url)?.[1] ?? url;
           report("network-refused", reference.loc, networkRefusedMessage(url, "only the project is allowed", `--allow-host ${host} or --network all`));
         }

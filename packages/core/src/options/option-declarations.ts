@@ -12,9 +12,10 @@
  * the same way in packages/cli/src/render/cli-flags.ts.
  */
 import { z } from "zod";
+import { listed } from "../text/listed.js";
 import { MAX_VARIABLES_DEPTH, VARIABLE_VALUES_RULE, variablesDepthRule } from "../variables/parse-values.js";
 
-export const OUTPUT_FORMATS = ["mp4", "mov", "webm", "png-sequence"] as const;
+export const OUTPUT_FORMATS = ["mp4", "mov", "webm", "png-sequence", "gif"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export const FRAME_RATES = [24, 30, 60] as const;
@@ -61,11 +62,11 @@ export interface FlagDeclaration {
   /** Help of the switch's `--no-` form, when it has one. */
   readonly negatedHelp?: string;
   /**
-   * How the CLI reads the flag's text: whole numbers as numbers (anything else stays text, so the
-   * schema names what is allowed), each use of a repeated flag into a list, a JSON object of
-   * variable values; else as typed.
+   * How the CLI reads the flag's text: whole numbers as numbers, or (decimal) any decimal number
+   * as a number (anything else stays text, so the schema names what is allowed), each use of a
+   * repeated flag into a list, a JSON object of variable values; else as typed.
    */
-  readonly read?: "number" | "list" | "variables";
+  readonly read?: "number" | "decimal" | "list" | "variables";
   readonly scopes: readonly FlagScope[];
   /** Accepted and checked, but left out of --help: it acts on no single render (a server's setting). */
   readonly hidden?: boolean;
@@ -78,12 +79,24 @@ export interface RenderOptionDeclaration extends FlagDeclaration {
 
 const oneOf = (values: readonly (string | number)[]) => values.join(", ");
 /** `a, b or c`, as help text lists choices. */
-const either = (values: readonly (string | number)[]) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
+const either = (values: readonly (string | number)[]) => listed(values, "or");
 const BOOLEAN = z.boolean({ error: "must be true or false" });
 
 const CRF_RULE = "must be an integer from 0 to 51";
 const BITRATE_RULE = "must be a bitrate such as 5M or 800k";
 const WORKERS_RULE = `must be an integer from 1 to ${MAX_WORKERS}, or auto`;
+
+/** Device pixels per CSS pixel a render may draw at: a quarter of the composition's size to four times it. */
+export const SCALE_RANGE = { min: 0.25, max: 4 } as const;
+const SCALE_RULE = `must be a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}`;
+
+/**
+ * A GIF's loop count as ffmpeg's gif muxer takes it and the NETSCAPE2.0 extension stores it: how
+ * many times the animation repeats after it has played once; 0 repeats forever, and -1 writes no
+ * loop extension at all, so that it plays once.
+ */
+export const GIF_LOOP_RANGE = { once: -1, forever: 0, max: 65535 } as const;
+const GIF_LOOP_RULE = `must be an integer from ${GIF_LOOP_RANGE.once} to ${GIF_LOOP_RANGE.max}: ${GIF_LOOP_RANGE.forever} repeats forever, ${GIF_LOOP_RANGE.once} plays once`;
 /** A host name, optionally `*.` for its subdomains, or an IP address: what --allow-host takes. */
 const HOST_RULE = "must be a list of host names, such as cdn.example.com or *.example.com";
 
@@ -139,6 +152,23 @@ export const RENDER_OPTIONS = {
     help: "target bitrate such as 5M or 800k; not with --crf",
     schema: z.string({ error: BITRATE_RULE }).regex(/^[1-9]\d*(\.\d+)?[kKmM]$/, { error: BITRATE_RULE }),
     defaultText: "none, the preset's CRF",
+    scopes: RENDER_AND_CONTAINER,
+  },
+  scale: {
+    flag: "--scale <factor>",
+    help: `device pixels per CSS pixel, ${SCALE_RANGE.min}-${SCALE_RANGE.max}: the page is laid out at the composition's size and drawn this many times sharper (2 makes a 1920x1080 composition 3840x2160); the limits apply to the scaled size`,
+    schema: z.number({ error: SCALE_RULE }).min(SCALE_RANGE.min, { error: SCALE_RULE }).max(SCALE_RANGE.max, { error: SCALE_RULE }),
+    default: 1,
+    read: "decimal",
+    scopes: RENDER_AND_CONTAINER,
+  },
+  gifLoop: {
+    flag: "--gif-loop <n>",
+    help: `gif only: how many times the animation repeats after playing once, up to ${GIF_LOOP_RANGE.max}; ${GIF_LOOP_RANGE.forever} repeats forever, ${GIF_LOOP_RANGE.once} plays it once`,
+    schema: z.number({ error: GIF_LOOP_RULE }).int({ error: GIF_LOOP_RULE }).min(GIF_LOOP_RANGE.once, { error: GIF_LOOP_RULE }).max(GIF_LOOP_RANGE.max, { error: GIF_LOOP_RULE }),
+    default: GIF_LOOP_RANGE.forever,
+    defaultText: `${GIF_LOOP_RANGE.forever}, forever`,
+    read: "number",
     scopes: RENDER_AND_CONTAINER,
   },
   workers: {

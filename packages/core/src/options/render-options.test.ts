@@ -7,14 +7,14 @@ describe("validateRenderOptions", () => {
     expect(result).toEqual({
       ok: true,
       options: {
-        format: "mp4", fps: 30, quality: "standard", workers: "auto", gpu: false,
+        format: "mp4", fps: 30, quality: "standard", scale: 1, gifLoop: 0, workers: "auto", gpu: false,
         hdr: false, sdr: false, docker: false, strictVariables: false, allowMissingAssets: false, replaceOutput: false,
       },
     });
   });
 
   it.each([
-    [{ format: "gif" }, "format", "must be one of mp4, mov, webm, png-sequence"],
+    [{ format: "avi" }, "format", "must be one of mp4, mov, webm, png-sequence, gif"],
     [{ fps: 25 }, "fps", "must be one of 24, 30, 60"],
     [{ quality: "ultra" }, "quality", "must be one of draft, standard, high"],
     [{ crf: 52 }, "crf", "must be an integer from 0 to 51"],
@@ -31,6 +31,15 @@ describe("validateRenderOptions", () => {
     [{ crf: 20, format: "mov" }, "crf", "applies to mp4 and webm, not mov"],
     [{ variables: [1] }, "variables", "must be a JSON object mapping variable ids to values"],
     [{ colour: "red" }, "colour", "is not a render option"],
+    [{ scale: 0.2 }, "scale", "must be a number from 0.25 to 4"],
+    [{ scale: 4.5 }, "scale", "must be a number from 0.25 to 4"],
+    [{ scale: "2x" }, "scale", "must be a number from 0.25 to 4"],
+    [{ gifLoop: -2, format: "gif" }, "gifLoop", "must be an integer from -1 to 65535: 0 repeats forever, -1 plays once"],
+    [{ gifLoop: 1.5, format: "gif" }, "gifLoop", "must be an integer from -1 to 65535: 0 repeats forever, -1 plays once"],
+    [{ gifLoop: 65536, format: "gif" }, "gifLoop", "must be an integer from -1 to 65535: 0 repeats forever, -1 plays once"],
+    [{ gifLoop: 3 }, "gifLoop", "applies to gif only, not mp4"],
+    [{ format: "gif", fps: 60 }, "fps", "must be 24 or 30 for gif"],
+    [{ format: "gif", crf: 20 }, "crf", "applies to mp4 and webm, not gif"],
   ])("refuses %j", (input, field, problem) => {
     const result = validateRenderOptions(input);
     expect(result.ok).toBe(false);
@@ -51,6 +60,9 @@ describe("validateRenderOptions", () => {
         expect(validateRenderOptions({ format, fps }).ok).toBe(true);
       }
     }
+    for (const fps of [24, 30]) expect(validateRenderOptions({ format: "gif", fps }).ok).toBe(true);
+    for (const gifLoop of [-1, 0, 1, 65535]) expect(validateRenderOptions({ format: "gif", gifLoop }).ok).toBe(true);
+    for (const scale of [0.25, 0.5, 1.5, 4]) expect(validateRenderOptions({ scale }).ok).toBe(true);
     expect(validateRenderOptions({ crf: 0, videoBitrate: undefined }).ok).toBe(true);
     expect(validateRenderOptions({ videoBitrate: "2.5M", workers: 8 }).ok).toBe(true);
   });
@@ -77,13 +89,14 @@ describe("formatOfOutputPath", () => {
     ["frames", false, "png-sequence"],
     ["existing.mp4", true, "png-sequence"],
     ["C:\\renders\\clip.webm", false, "webm"],
+    ["loop.GIF", false, "gif"],
   ])("%s (directory: %s) is %s", (path, isDirectory, format) => {
     expect(formatOfOutputPath(path, isDirectory)).toEqual({ ok: true, format });
   });
 
   it("refuses an extension that names no format, saying what is allowed", () => {
-    const choice = formatOfOutputPath("clip.gif", false);
-    expect(choice).toEqual({ ok: false, problem: expect.stringMatching(/ends in \.gif, which names no output format: use \.mp4, \.mov or \.webm, a directory for png-sequence, or --format/) });
+    const choice = formatOfOutputPath("clip.avi", false);
+    expect(choice).toEqual({ ok: false, problem: expect.stringMatching(/ends in \.avi, which names no output format: use \.mp4, \.mov, \.webm or \.gif, a directory for png-sequence, or --format/) });
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { closestMatch } from "../text/closest.js";
+import { listed } from "../text/listed.js";
 import { FOLDER_FORMAT, FORMAT_TABLE, formatsWhere } from "../formats/format-table.js";
 import { OUTPUT_FORMATS, RENDER_OPTIONS, type OutputFormat, type QualityName, type RenderOptionDeclaration } from "./option-declarations.js";
 
@@ -56,13 +57,17 @@ function combinationProblem(options: RenderOptions, nameOf: (field: string) => s
   if (options.crf !== undefined && options.videoBitrate !== undefined) return conflict("crf", "videoBitrate");
   if (options.hdr && options.sdr) return conflict("hdr", "sdr");
   const facts = FORMAT_TABLE[options.format];
-  const notHere = (field: string, fact: "crf" | "bitrate" | "hdr") => {
+  const notHere = (field: string, fact: "crf" | "bitrate" | "hdr" | "loop") => {
     const formats = formatsWhere(fact);
     return { field, problem: `applies to ${formats.join(" and ")}${formats.length === 1 ? " only" : ""}, not ${options.format}` };
   };
   if (options.hdr && !facts.hdr) return notHere("hdr", "hdr");
   if (options.crf !== undefined && !facts.crf) return notHere("crf", "crf");
   if (options.videoBitrate !== undefined && !facts.bitrate) return notHere("videoBitrate", "bitrate");
+  if (options.gifLoop !== RENDER_OPTIONS.gifLoop.default && !facts.loop) return notHere("gifLoop", "loop");
+  if (!facts.frameRates.includes(options.fps)) {
+    return { field: "fps", problem: `must be ${listed(facts.frameRates, "or")} for ${options.format}`, value: options.fps };
+  }
   return undefined;
 }
 
@@ -114,7 +119,7 @@ function extensionOf(path: string): string {
   return dot > 0 ? name.slice(dot).toLowerCase() : "";
 }
 
-/** The file format an output path's extension names (.mp4, .mov, .webm), if any. */
+/** The file format an output path's extension names (.mp4, .mov, .webm, .gif), if any. */
 export function formatOfExtension(path: string): OutputFormat | undefined {
   const extension = extensionOf(path);
   return OUTPUT_FORMATS.find((format) => FORMAT_TABLE[format].extension !== "" && FORMAT_TABLE[format].extension === extension);
@@ -124,7 +129,7 @@ export type OutputFormatChoice = { ok: true; format: OutputFormat } | { ok: fals
 
 /**
  * The format an output path asks for when no format is given: its extension (.mp4, .mov,
- * .webm), or png-sequence for a directory (an existing one, a path ending in a slash, or a name
+ * .webm, .gif), or png-sequence for a directory (an existing one, a path ending in a slash, or a name
  * without an extension). Any other extension is refused, naming what is allowed.
  */
 export function formatOfOutputPath(path: string, isDirectory: boolean): OutputFormatChoice {
@@ -133,8 +138,9 @@ export function formatOfOutputPath(path: string, isDirectory: boolean): OutputFo
   if (named) return { ok: true, format: named };
   const extension = extensionOf(path);
   if (extension === "") return { ok: true, format: FOLDER_FORMAT };
+  const extensions = OUTPUT_FORMATS.map(outputExtension).filter((named) => named !== "");
   return {
     ok: false,
-    problem: `ends in ${extension}, which names no output format: use .mp4, .mov or .webm, a directory for png-sequence, or --format`,
+    problem: `ends in ${extension}, which names no output format: use ${listed(extensions, "or")}, a directory for ${FOLDER_FORMAT}, or --format`,
   };
 }

@@ -14,6 +14,8 @@ export interface ServerConfig {
   projectsDir: string;
   /** Absolute; created if missing. */
   outputsDir: string;
+  /** The state store (requests, batches, webhooks, idempotency keys): absolute; default `<outputsDir>/.compose-server/state.db`. */
+  statePath?: string;
   /** When set, every endpoint but /health requires `Authorization: Bearer <token>`. */
   token?: string;
   /** How long SIGTERM lets running renders finish before cancelling them. */
@@ -43,6 +45,7 @@ export interface ServeFlags {
   maxQueue?: string;
   projects?: string;
   outputs?: string;
+  state?: string;
   token?: string;
   shutdownGrace?: string;
   queue?: string;
@@ -56,6 +59,11 @@ export interface ServeFlags {
 /** A start-up setting the server refuses; the message is the one line the user sees. */
 export class ServerConfigError extends Error {
   override name = "ServerConfigError";
+}
+
+/** Where the state store is by default, inside the outputs directory: hidden, so never an output's name. */
+export function defaultStatePath(outputsDir: string): string {
+  return join(outputsDir, ".compose-server", "state.db");
 }
 
 /** The cap on an execution input (256 KiB); a render request is one. */
@@ -128,6 +136,20 @@ export function outputsDir(flag: string | undefined, cwd: string): string {
   return dir;
 }
 
+/** `--state`: a file path (its directory is created if missing); a directory is refused. */
+export function statePath(flag: string, cwd: string): string {
+  if (flag.trim() === "") throw new ServerConfigError("--state must be a file path (the state store, created if missing)");
+  const path = resolve(cwd, flag);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    // a new file
+  }
+  if (isDirectory) throw new ServerConfigError(`--state ${flag} is a directory; give the path of a file (the state store, created if missing)`);
+  return path;
+}
+
 export function projectsDir(flag: string | undefined, cwd: string): string {
   const dir = resolve(cwd, flag ?? ".");
   let isDirectory = false;
@@ -163,6 +185,7 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     maxQueue: flags.maxQueue === undefined ? DEFAULT_MAX_QUEUE : integerIn(flags.maxQueue, "--max-queue", 0, 10_000),
     projectsDir: projectsDir(flags.projects, cwd),
     outputsDir: outputsDir(flags.outputs, cwd),
+    ...(flags.state === undefined ? {} : { statePath: statePath(flags.state, cwd) }),
     token,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
     maxWorkersPerRender:

@@ -4,6 +4,7 @@
  * Redis answers for each row as a request, with its metadata and its batch.
  */
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findRedisServer, startSmallCluster, type SmallCluster } from "../../test/support/cluster.js";
 import { PROJECT_FILES } from "../../test/support/compositions.js";
@@ -21,7 +22,9 @@ describe.skipIf(!REDIS_SERVER)("a batch on the distributed queue", () => {
   beforeAll(async () => {
     cluster = await startSmallCluster(REDIS_SERVER!, "batch", PROJECT_FILES, ["--max-concurrent-renders", "1"]);
     const { redis, projectsDir, outputsDir } = cluster;
-    other = await spawnServe(["--port", "0", "--queue", redis.url, "--projects", projectsDir, "--outputs", outputsDir, "--shutdown-grace", "0"]).ready;
+    // A second server on the same outputs directory keeps its state in a store of its own.
+    const state = join(cluster.root, "other-server.db");
+    other = await spawnServe(["--port", "0", "--queue", redis.url, "--projects", projectsDir, "--outputs", outputsDir, "--state", state, "--shutdown-grace", "0"]).ready;
   }, 120_000);
 
   afterAll(async () => {

@@ -130,7 +130,8 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     await writeFile(join(projectsDir, "blocker.html"), BLOCKER);
     const tone = spawnSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ar", "48000", join(projectsDir, "moving", "tone.wav")]);
     expect(tone.status, tone.stderr.toString()).toBe(0);
-    const servers = Promise.allSettled([spawnServe(serveArgs(["--chunk-size", "10"])).ready, spawnServe(serveArgs([])).ready]);
+    // Two servers on one outputs directory: each keeps its state in a store of its own.
+    const servers = Promise.allSettled([spawnServe(serveArgs(["--chunk-size", "10"])).ready, spawnServe(serveArgs(["--state", join(root, "whole-server.db")])).ready]);
     const started = await Promise.allSettled([addWorker(), addWorker()]);
     const [first, second] = await servers;
     // Whatever did start is stopped by afterAll, even when something else did not.

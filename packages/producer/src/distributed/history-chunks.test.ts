@@ -38,7 +38,8 @@ describe.skipIf(!REDIS_SERVER)("one history in distributed chunks", () => {
     project = await createHistoryProject();
     const common = ["--queue", redis.url, "--projects", project.dir, "--outputs", outputsDir, "--shutdown-grace", "0"];
     const started = await Promise.allSettled([
-      ...CHUNK_SIZES.map((size) => spawnServe(["--port", "0", "--max-concurrent-renders", "2", "--chunk-size", String(size), ...common]).ready),
+      // Servers sharing one outputs directory each keep their state in a store of their own.
+      ...CHUNK_SIZES.map((size) => spawnServe(["--port", "0", "--max-concurrent-renders", "2", "--chunk-size", String(size), "--state", join(root, `server-${size}.db`), ...common]).ready),
       startWorker("worker 1", [...common, "--stall-timeout", "3"]),
       startWorker("worker 2", [...common, "--stall-timeout", "3"]),
     ]);

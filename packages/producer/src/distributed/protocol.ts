@@ -2,6 +2,8 @@
  * What servers and workers agree on through Redis: queue names, the data of each job, what
  * their progress and results carry, and how a failure's code travels in BullMQ's failedReason.
  */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { renderErrorCodeSchema, type RenderErrorCode, type RenderOptions } from "@compose/core";
 import type { FrameRange, RenderProgressEvent, RenderStartedEvent, RenderWarningEvent } from "@compose/renderer";
@@ -46,6 +48,8 @@ export interface RenderJobData {
   metadata?: RequestMetadata;
   /** The batch the request is a row of. */
   batch?: BatchMembership;
+  /** The accepting server's mark in its outputs directory: a worker that does not see it does not see those outputs. */
+  outputsMark?: string;
 }
 
 /**
@@ -126,6 +130,23 @@ export function planFile(directory: string): string {
 /** A name a job may write to inside the outputs directory: the rule a request's outputName is held to. */
 export { isOutputName };
 
+/** Where a server leaves its mark in its outputs directory (hidden, beside its state): `mark` is a plain name. */
+function outputsMarkFile(outputsDir: string, mark: string): string {
+  return join(outputsDir, ".compose-server", `outputs-mark-${mark}`);
+}
+
+/** Leaves the server's mark in its outputs directory, for workers to find there. */
+export async function leaveOutputsMark(outputsDir: string, mark: string): Promise<void> {
+  const file = outputsMarkFile(outputsDir, requireRequestId(mark));
+  await mkdir(join(outputsDir, ".compose-server"), { recursive: true });
+  await writeFile(file, "This file tells compose worker processes that they see this server's outputs directory.\n");
+}
+
+/** Whether this machine's outputs directory holds the mark the request's server left in its own: the same directory, shared. */
+export function seesOutputsMark(outputsDir: string, data: RenderJobData): boolean {
+  return data.outputsMark === undefined || existsSync(outputsMarkFile(outputsDir, data.outputsMark));
+}
+
 /** Refuses a request's job whose fields would name paths outside the shared directories. */
 export function checkRenderJobData(data: unknown): RenderJobData {
   const candidate = (data ?? {}) as Partial<Record<keyof RenderJobData, unknown>>;
@@ -133,6 +154,7 @@ export function checkRenderJobData(data: unknown): RenderJobData {
   if (typeof candidate.composition !== "string") throw new InvalidJobError("the job names no composition");
   if (!isOutputName(candidate.outputName)) throw new InvalidJobError(`the output name ${JSON.stringify(candidate.outputName)?.slice(0, 80)} is not a plain file name`);
   if (typeof candidate.options !== "object" || candidate.options === null) throw new InvalidJobError("the job has no render options");
+  if (candidate.outputsMark !== undefined && !isRequestId(candidate.outputsMark)) throw new InvalidJobError("the job's outputs mark is not a plain name");
   return data as RenderJobData;
 }
 

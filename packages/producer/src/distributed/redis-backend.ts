@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import { Queue, QueueEvents } from "bullmq";
+import { Queue, QueueEvents, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { withDeadline, type RenderFinishedEvent } from "@compose/renderer";
 import { isFinalEvent } from "../jobs/job-events.js";
@@ -15,6 +15,7 @@ import {
   decodeFailure,
   checkRenderJobData,
   isRelayedEvent,
+  leaveOutputsMark,
   QUEUE_PREFIX,
   RENDERS_QUEUE,
   RETAIN_SECONDS,
@@ -36,10 +37,15 @@ export interface RedisBackendOptions {
   chunkSize?: number | undefined;
   /** This server's outputs directory, where requests accepted by other servers have their outputs too. */
   outputsDir: string;
+  /** This server's mark, left in its outputs directory and named by each of its jobs, so workers can tell they see that directory. */
+  outputsMark: string;
   /** How often followed jobs are checked against Redis, in case an event was missed (ms). */
   reconcileIntervalMs?: number;
   logError?: (line: string) => void;
 }
+
+/** A submission Redis has not taken by then is refused (503) and marked cancelled, so it never runs unseen. */
+const SUBMIT_ANSWER_MS = 10_000;
 
 /** How long cancel() waits for the workers to stop a running render before answering anyway. */
 const CANCEL_WAIT_MS = 60_000;
@@ -100,6 +106,7 @@ export class RedisRenderBackend implements RenderBackend {
   /** Checks that Redis answers, sets the cluster's concurrency limit and starts following events. */
   static async connect(options: RedisBackendOptions): Promise<RedisRenderBackend> {
     await checkReachable(options.url);
+    await leaveOutputsMark(options.outputsDir, options.outputsMark);
     // Commands of HTTP requests fail after a few reconnection attempts instead of hanging.
     const client = redisClient(options.url, "compose:serve", { maxRetriesPerRequest: 3 });
     const eventsClient = redisClient(options.url, "compose:serve:events");
@@ -149,6 +156,7 @@ export class RedisRenderBackend implements RenderBackend {
         options,
         chunkSize: this.options.chunkSize ?? null,
         createdAt: job.snapshot().createdAt,
+        outputsMark: this.options.outputsMark,
         ...(metadata && { metadata }),
         ...(batch && { batch }),
       };
@@ -166,7 +174,14 @@ export class RedisRenderBackend implements RenderBackend {
     const followed = jobs.map((job, index) => this.follow(job, { own: true, announced: index >= free }));
     const retain = { removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } };
     try {
-      await this.queue.addBulk(data.map((each) => ({ name: "render", data: each, opts: { jobId: each.requestId, ...retain } })));
+      const added = this.queue.addBulk(data.map((each) => ({ name: "render", data: each, opts: { jobId: each.requestId, ...retain } })));
+      await withDeadline(added, SUBMIT_ANSWER_MS, () => {
+        // Redis may still take the jobs once it answers again, long after this client was told
+        // 503: the marks, sent after them on the same connection, stop them at once then.
+        for (const job of jobs) void this.client.set(cancelledKey(job.id), "1", "EX", RETAIN_SECONDS).catch(() => undefined);
+        added.catch(() => undefined);
+        throw new Error(`Redis did not take the request within ${SUBMIT_ANSWER_MS / 1000} s`);
+      });
     } catch (error) {
       for (const job of jobs) this.followed.delete(job.id);
       throw new QueueUnavailableError((error as Error).message);
@@ -305,14 +320,37 @@ export class RedisRenderBackend implements RenderBackend {
       },
       { createdAt: new Date(data.createdAt ?? bullJob.timestamp) },
     );
-    const followed = this.follow(job, { own: false, announced: true });
+    await this.catchUp(job, bullJob, false);
+    return job;
+  }
+
+  /** Follows `job` from now on, as the BullMQ job that is its request is now. */
+  private async catchUp(job: RenderJob, bullJob: Job<RenderJobData>, own: boolean): Promise<void> {
+    const followed = this.follow(job, { own, announced: true });
     followed.added = true;
     const state = await this.redis(() => bullJob.getState(), READ_ANSWER_MS);
     if (state === "active") job.start();
-    else if (state === "completed") this.onCompleted(id, bullJob.returnvalue as unknown as RenderFinishedEvent);
-    else if (state === "failed") this.onFailed(id, bullJob.failedReason);
+    else if (state === "completed") this.onCompleted(job.id, bullJob.returnvalue as unknown as RenderFinishedEvent);
+    else if (state === "failed") this.onFailed(job.id, bullJob.failedReason);
     else await this.refreshPositions();
-    return job;
+  }
+
+  /**
+   * This server's requests from before its restart: the workers went on with them meanwhile, so
+   * each is followed again where Redis still has it; one Redis lost (a restart without
+   * persistence) is worker-lost, as it would have been had this server been up.
+   */
+  async resume(jobs: readonly RenderJob[]): Promise<void> {
+    for (const job of jobs) {
+      const bullJob = await this.redis(() => this.queue.getJob(job.id), READ_ANSWER_MS);
+      if (bullJob && isRenderJobData(bullJob.data)) {
+        await this.catchUp(job, bullJob, true);
+        continue;
+      }
+      this.follow(job, { own: true, announced: false });
+      job.fail("worker-lost", "the render's job is no longer in the queue");
+      this.retire(job.id);
+    }
   }
 
   private live(id: string): Followed | undefined {

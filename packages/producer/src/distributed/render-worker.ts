@@ -19,6 +19,7 @@ import {
   encodeFailure,
   InvalidJobError,
   QUEUE_PREFIX,
+  seesOutputsMark,
   RENDERS_QUEUE,
   TASKS_QUEUE,
   type RenderJobData,
@@ -26,7 +27,10 @@ import {
 } from "./protocol.js";
 import { checkReachable, CLOSE_WAIT_MS, lastEventId, redisClient } from "./redis-connection.js";
 
-import { describeTask, runTask, type TaskResult } from "./tasks.js";
+import { describeTask, outputFile, runTask, type TaskResult } from "./tasks.js";
+
+/** How often a running task asks Redis whether its request is still under way (ms). */
+const REQUEST_CHECK_MS = 1000;
 
 export interface RenderWorkerOptions {
   /** Renderer settings of this machine (capture mode, ready timeout). */
@@ -166,19 +170,56 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     }
   }
 
+  /**
+   * Why the request has ended, as Redis tells it (cancelled, failed, or gone: a Redis restarted
+   * without persistence), or undefined while it goes on. Its client has been told it ended, so
+   * nothing of it may be written from then on.
+   */
+  async function requestEnded(requestId: string): Promise<string | undefined> {
+    if (await client.exists(cancelledKey(requestId))) return "it was cancelled";
+    const state = await renders.getJobState(requestId);
+    if (state === "unknown") return "it is no longer in the queue";
+    return state === "failed" ? "it failed" : undefined;
+  }
+
+  /** Stops the activity as soon as its request has ended; returns the function that stops watching. */
+  function stopWhenRequestEnds(activity: Activity): () => void {
+    let asking = false;
+    const timer = setInterval(() => {
+      if (asking) return;
+      asking = true;
+      requestEnded(activity.requestId)
+        .then((why) => why && activities.stop("cancelled", (other) => other === activity))
+        // Redis unreachable tells nothing: the task goes on, and is asked again.
+        .catch(() => undefined)
+        .finally(() => (asking = false));
+    }, REQUEST_CHECK_MS);
+    return () => clearInterval(timer);
+  }
+
+  /** A worker that does not see the server's outputs would write where nobody serves them: the request fails, saying so. */
+  function requireSharedOutputs(request: RenderJobData): void {
+    if (seesOutputsMark(outputsDir, request)) return;
+    const message = `worker ${stallSettings.name} does not see the outputs directory of the server that accepted this request (its mark is not in this worker's --outputs): give every worker the servers' shared outputs directory`;
+    throw new UnrecoverableError(encodeFailure("outputs-not-shared", message));
+  }
+
   const processTask = async (job: Job<TaskData>, token?: string): Promise<TaskResult> => {
     checked(job, job.data, checkTaskData);
     const activity = activities.begin(job.data.requestId, "task");
     const what = describeTask(job.data);
     const startedAt = Date.now();
     log(`${stamp()} started ${job.id} (${what})`);
+    const stopWatching = stopWhenRequestEnds(activity);
     try {
       if (await client.exists(cancelledKey(job.data.requestId))) activities.stop("cancelled", (other) => other === activity);
       if (activity.controller.signal.aborted) throw activity.controller.signal.reason;
       const stored = await renders.getJob(job.data.requestId);
       if (!stored) throw new RenderError("cancelled", `request ${job.data.requestId} is no longer in the queue`);
       const request = checked(stored, stored.data, checkRenderJobData);
+      requireSharedOutputs(request);
       const result = await runTask(job, request, taskContext, activity.controller.signal);
+      if (job.data.kind === "render" || job.data.kind === "assemble") await removeIfEnded(request);
       log(`${stamp()} finished ${job.id} in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
       return result;
     } catch (error) {
@@ -187,9 +228,18 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
       log(`${stamp()} failed ${job.id}: ${code}: ${message}`);
       throw new Error(encodeFailure(code, message));
     } finally {
+      stopWatching();
       activities.end(activity);
     }
   };
+
+  /** An output committed for a request that ended meanwhile is removed: its client was told there is none. */
+  async function removeIfEnded(request: RenderJobData): Promise<void> {
+    const why = await requestEnded(request.requestId);
+    if (!why) return;
+    await rm(outputFile(outputsDir, request.outputName), { recursive: true, force: true });
+    throw new RenderError("cancelled", `request ${request.requestId} ended while its output was being written (${why}): the output was removed`);
+  }
 
   const processRender = async (job: Job<RenderJobData>, token?: string): Promise<RenderFinishedEvent> => {
     const { requestId } = checked(job, job.data, checkRenderJobData);
@@ -198,6 +248,7 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
     try {
       if (await client.exists(cancelledKey(requestId))) activities.stop("cancelled", (other) => other === activity);
       if (activity.controller.signal.aborted) throw activity.controller.signal.reason;
+      requireSharedOutputs(job.data);
       const result = await coordinate(job, coordinatorContext, activity.controller.signal, created);
       await Promise.all(created.map((id) => tasks.remove(id).catch(() => undefined)));
       return result;

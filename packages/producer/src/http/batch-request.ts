@@ -21,7 +21,7 @@ import { HttpError, type RefusedRow } from "./errors.js";
 import {
   checkWebhookHost,
   compositionField,
-  compositionFile,
+  compositionEntry,
   describeValue,
   invalid,
   optionProblemMessage,
@@ -121,15 +121,15 @@ export async function parseBatchRequest(body: unknown, context: BatchRequestCont
   const name = compositionField(composition);
   const own = requestOnlyFields({ metadata, webhook }, context);
   const options = renderOptionsField(rest, context);
-  const file = await compositionFile(context, name);
+  const entry = await compositionEntry(context, name);
   const values = rowVariables(rowList, options);
-  const names = output === undefined ? undefined : await templateOutputNames(output, values, options.format, { name, file });
+  const names = output === undefined ? undefined : await templateOutputNames(output, values, options.format, { name, file: entry.file });
   await checkWebhookHost(own.webhook, context.network);
   const specs = values.map((variables, index) => {
     const id = ids.row();
     const spec: RenderJobSpec = {
       composition: name,
-      file,
+      ...entry,
       output: names ? join(context.outputsDir, names[index]!) : outputPath(context.outputsDir, id, options.format),
       options: { ...options, variables },
       ...(own.metadata && { metadata: own.metadata }),

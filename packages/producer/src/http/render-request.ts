@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { RenderJobSpec } from "../jobs/render-job.js";
 import { metadataSchema, webhookRequestSchema, type RequestMetadata, type WebhookRequest } from "../jobs/request-fields.js";
 import { outputNameProblem, outputPath } from "../output/output-files.js";
+import { compositionDigest } from "../project/composition-digest.js";
 import { CompositionPathError, resolveProjectComposition } from "../project/resolve-project-composition.js";
 import { HttpError } from "./errors.js";
 
@@ -103,14 +104,20 @@ export function renderOptionsField(fields: Record<string, unknown>, context: Req
   return result.options;
 }
 
-/** The composition's entry file inside the projects directory, or a 400 saying why not. */
-export async function compositionFile(context: RequestContext, composition: string): Promise<string> {
+/**
+ * The composition's entry file inside the projects directory, with its digest (so that a request
+ * resumed after a restart renders only what it was given), or a 400 saying why not.
+ */
+export async function compositionEntry(context: RequestContext, composition: string): Promise<Pick<RenderJobSpec, "file" | "compositionDigest">> {
+  let file: string;
   try {
-    return await resolveProjectComposition(context.projectsDir, composition);
+    file = await resolveProjectComposition(context.projectsDir, composition);
   } catch (error) {
     if (error instanceof CompositionPathError) throw invalid(`composition ${error.message}${didYouMean(error.closest)}`, "composition");
     throw error;
   }
+  const digest = await compositionDigest(file);
+  return { file, ...(digest && { compositionDigest: digest }) };
 }
 
 /**
@@ -123,7 +130,7 @@ export async function parseRenderRequest(body: unknown, context: RequestContext,
   const name = compositionField(composition);
   const own = requestOnlyFields({ metadata, webhook }, context);
   const options = renderOptionsField(rest, context);
-  const file = await compositionFile(context, name);
+  const entry = await compositionEntry(context, name);
   let output = outputPath(context.outputsDir, requestId, options.format);
   if (outputName !== undefined) {
     if (typeof outputName !== "string") throw invalid(`outputName must be a file name (got ${describeValue(outputName)})`, "outputName");
@@ -132,5 +139,5 @@ export async function parseRenderRequest(body: unknown, context: RequestContext,
     output = join(context.outputsDir, outputName);
   }
   await checkWebhookHost(own.webhook, context.network);
-  return { composition: name, file, output, options, ...own };
+  return { composition: name, ...entry, output, options, ...own };
 }

@@ -4,12 +4,11 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually, openStream, request, type EventStreamClient } from "../../test/support/http.js";
 import { eventProblems, schemaProblems } from "../../test/support/openapi.js";
-import { startServer, type TestServer } from "../../test/support/serve.js";
+import { outputEntries, startServer, type TestServer } from "../../test/support/serve.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -118,7 +117,7 @@ describe("a client that disconnects", () => {
     expect(schemaProblems("RenderStatus", status)).toEqual([]);
     expect(existsSync(`${server.outputsDir}/${running.requestId}.mp4`)).toBe(false);
     // Only the completed output: no staging directory of the cancelled render is left behind.
-    expect(await readdir(server.outputsDir)).toEqual([`${events[0]!.data.requestId}.mp4`]);
+    expect(await outputEntries(server.outputsDir)).toEqual([`${events[0]!.data.requestId}.mp4`]);
     expect(await queue()).toMatchObject({ activeRenders: 0, queuedRenders: 0 });
   });
 

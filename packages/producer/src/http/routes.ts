@@ -8,7 +8,8 @@ import { contentTypeOf, listSequence } from "../output/output-files.js";
 import { registerBatchRoutes } from "./batch-routes.js";
 import { HttpError, outputGone } from "./errors.js";
 import { parseRenderRequest, type RequestContext } from "./render-request.js";
-import { newJob, routeState, submitClaimed, type RouteContext } from "./route-state.js";
+import { acceptOnce, replayHeader } from "./idempotency.js";
+import { findRequest, newJob, resumeRequests, routeState, submitClaimed, type RouteContext } from "./route-state.js";
 import { sendFile } from "./send-file.js";
 import { openEventStream, type EventStream } from "./sse.js";
 import { renderUrls } from "../jobs/render-urls.js";
@@ -22,6 +23,8 @@ type FileRequest = FastifyRequest<{ Params: { id: string; file: string } }>;
 export interface Routes {
   /** Ends the streams of listeners still following a request this server does not end (another server's, with --queue). */
   endFollowers(): void;
+  /** Hands the requests that had not ended when the server last stopped to the backend again: before it listens. */
+  resume(): Promise<void>;
 }
 
 /** Where the server publishes the JSON Schema of `compose info --json`, beside /openapi.json. */
@@ -35,17 +38,20 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
   const requestContext: RequestContext = { ...context, webhooks: context.webhooks !== undefined };
 
   async function findJob(id: string): Promise<RenderJob> {
-    // A batch's rows outlive the queue's memory of single requests while the batch is kept.
-    const job = state.batches.row(id) ?? (await backend.find(id));
+    const job = await findRequest(state, id);
     if (!job) throw new HttpError(404, "unknown-render", `there is no render ${id}`);
     return job;
   }
 
-  async function createJob(request: FastifyRequest): Promise<RenderJob> {
-    const id = randomUUID();
-    const job = newJob(state, id, await parseRenderRequest(request.body, requestContext, id));
-    await submitClaimed(state, [job], () => backend.submit(job));
-    return job;
+  /** A new request, or with an Idempotency-Key sent before the one it made then. */
+  async function createJob(request: FastifyRequest, reply: FastifyReply): Promise<RenderJob> {
+    const id = await acceptOnce(request, reply, context.records?.store, async () => {
+      const id = randomUUID();
+      const job = newJob(state, id, await parseRenderRequest(request.body, requestContext, id));
+      await submitClaimed(state, [job], () => backend.submit(job));
+      return id;
+    });
+    return findJob(id);
   }
 
   /** A completed job's output, or why there is none yet. */
@@ -59,7 +65,8 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
     return job;
   }
 
-  app.get("/health", async () => ({ status: "ok" }));
+  // HEAD as GET: probes that only look at the status need no token either.
+  app.get("/health", { exposeHeadRoute: true }, async () => ({ status: "ok" }));
 
   app.get("/openapi.json", async () => context.openApiDocument);
 
@@ -68,7 +75,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
   app.get("/render/queue", () => backend.counts());
 
   app.post("/render", async (request, reply) => {
-    const job = await createJob(request);
+    const job = await createJob(request, reply);
     const { state, position } = job.snapshot();
     return reply
       .status(202)
@@ -79,8 +86,8 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
   app.post("/render/stream", async (request, reply) => {
     // The stream opens only once submission has succeeded, so a refusal is still a 4xx; what
     // happened meanwhile (`queued`) is told first, from the job's history.
-    const job = await createJob(request);
-    const stream = followJob(reply, job, { location: renderUrls.status(job.id) });
+    const job = await createJob(request, reply);
+    const stream = followJob(reply, job, { location: renderUrls.status(job.id), ...replayHeader(reply) });
     // A client that goes away no longer wants the render: its slot or place goes to the next one.
     stream.onClose(() => {
       if (!job.terminal) void backend.cancel(job.id);
@@ -121,7 +128,7 @@ export function registerRoutes(app: FastifyInstance, context: RouteContext): Rou
   });
 
   registerBatchRoutes(app, state);
-  return { endFollowers: () => followers.forEach((stream) => stream.end()) };
+  return { endFollowers: () => followers.forEach((stream) => stream.end()), resume: () => resumeRequests(state) };
 }
 
 /** Takes the reply over as an event stream telling the job's events from its start to its end. */

@@ -67,6 +67,9 @@ describe("401: a token is required everywhere but /health", () => {
 
   it("answers /health without one, and the rest with the right one", async () => {
     expectStatus(await request(`${server.url}/health`), 200, "GET", "/health");
+    // HEAD as GET: a probe that only looks at the status needs no token either.
+    expect((await request(`${server.url}/health`, { method: "HEAD" })).status).toBe(200);
+    expect((await request(`${server.url}/render/queue`, { method: "HEAD" })).status).toBe(401);
     const queue = await call("GET", "/render/queue");
     expectStatus(queue, 200, "GET", "/render/queue");
     expect(queue.json).toEqual({ maxConcurrentRenders: 1, activeRenders: 0, queuedRenders: 0 });
@@ -122,6 +125,8 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     ["a misspelt enum value", { composition: "tiny", quality: "hihg" }, 'quality must be one of draft, standard, high (got hihg); did you mean "high"?'],
     ["a misspelt composition path", { composition: "tinny" }, /^composition does not exist in the projects directory \(got tinny\); .*; did you mean "tiny"\?$/],
     ["a misspelt file in a directory", { composition: "moods/indx.html" }, /; did you mean "moods\/index.html"\?$/],
+    ["a misspelt file behind a link out of the projects", { composition: "escape/indx.html" }, /^composition does not exist in the projects directory \(got escape\/indx.html\); [^;]*$/],
+    ["a misspelt name of a file linked from outside", { composition: "lnk.html" }, /^composition does not exist in the projects directory \(got lnk.html\); [^;]*$/],
     ["an entry that is a FIFO", { composition: "piped" }, "composition piped/index.html is a FIFO (named pipe); only regular files inside the project are read (not-a-project-file; got piped)"],
   ] as const)("names the cause of %s", async (_, body, message) => {
     const response = await call("POST", "/render", { body });
@@ -136,6 +141,15 @@ describe("400: unknown fields, bad values and compositions outside the projects 
     expectStatus(await call("POST", "/render", { body: ["tiny"] }), 400, "POST", "/render");
     const form = await call("POST", "/render", { rawBody: "composition=tiny", contentType: "application/x-www-form-urlencoded" });
     expectStatus(form, 415, "POST", "/render");
+    const plain = await call("POST", "/render", { rawBody: '{"composition": "tiny"}', contentType: "text/plain" });
+    expectStatus(plain, 415, "POST", "/render");
+    expect(plain.json.error).toEqual({ code: "unsupported-media-type", message: "the request body must be JSON (Content-Type: application/json)" });
+  });
+
+  it("refuses a body nested thousands deep as invalid JSON, not as a failure of the server", async () => {
+    const deep = await call("POST", "/render", { rawBody: `{"composition": "tiny", "metadata": ${'{"a":'.repeat(3000)}1${"}".repeat(3000)}}` });
+    expectStatus(deep, 400, "POST", "/render");
+    expect(deep.json.error).toEqual({ code: "invalid-json", message: "the request body is not valid JSON: it is nested deeper than the 256 levels allowed" });
   });
 
   it.each([

@@ -2,9 +2,9 @@ import type { RenderBatch } from "./render-batch.js";
 import type { RenderJob } from "./render-job.js";
 
 /**
- * Rows of ended batches kept for GET /render/batch/{id} (and their requests for GET /render/{id}).
- * Older ended batches are forgotten (their outputs stay on disk), so memory does not grow with
- * every batch; a batch under way is never forgotten, nor the latest that ended.
+ * Rows of ended batches kept in memory for GET /render/batch/{id} (and their requests for GET
+ * /render/{id}). Older ended batches are let go (the state store still answers for them), so
+ * memory does not grow with every batch; a batch under way never is, nor the latest that ended.
  */
 export const RETAINED_ENDED_BATCH_ROWS = 20_000;
 

@@ -17,13 +17,29 @@ export interface RenderBatchSpec {
   metadata?: RequestMetadata;
 }
 
+/** What outlives the process of a batch: its spec, its times, its rows by request id and its webhook's delivery by id. */
+export interface BatchRecord {
+  id: string;
+  spec: RenderBatchSpec;
+  createdAt: string;
+  finishedAt: string | null;
+  rows: string[];
+  webhookId: string | null;
+}
+
+/** How a batch delivers its webhook, as its status shows it. */
+export interface BatchWebhook {
+  readonly id: string;
+  status(): WebhookStatus;
+}
+
 /**
  * A batch: one request (a RenderJob) per row, queued like any other. It keeps its rows, so its
  * status and its stream outlive the queue's memory of single requests, and it has ended once
  * every row has.
  */
 export class RenderBatch {
-  private readonly createdAt = new Date();
+  private readonly createdAt: Date;
   private finishedAt: Date | null = null;
   private unfinishedRows: number;
   private readonly endListeners: Array<() => void> = [];
@@ -32,8 +48,12 @@ export class RenderBatch {
     readonly id: string,
     readonly rows: readonly RenderJob[],
     readonly spec: RenderBatchSpec,
-    private readonly webhook?: { status(): WebhookStatus },
+    private readonly webhook?: BatchWebhook,
+    times: { createdAt?: Date; finishedAt?: Date | null } = {},
   ) {
+    this.createdAt = times.createdAt ?? new Date();
+    // A batch restored after a restart ended when its last row did, not now.
+    if (times.finishedAt) this.finishedAt = times.finishedAt;
     this.unfinishedRows = rows.filter((job) => !job.terminal).length;
     for (const job of rows) {
       if (job.terminal) continue;
@@ -43,7 +63,18 @@ export class RenderBatch {
         if (--this.unfinishedRows === 0) this.end();
       });
     }
-    if (this.unfinishedRows === 0) this.end();
+    if (this.unfinishedRows === 0 && !this.ended) this.end();
+  }
+
+  toRecord(): BatchRecord {
+    return {
+      id: this.id,
+      spec: this.spec,
+      createdAt: this.createdAt.toISOString(),
+      finishedAt: this.finishedAt?.toISOString() ?? null,
+      rows: this.rows.map((job) => job.id),
+      webhookId: this.webhook?.id ?? null,
+    };
   }
 
   get ended(): boolean {

@@ -24,6 +24,31 @@ export interface RenderJobSpec {
   webhook?: WebhookRequest;
   /** The batch this request is a row of. */
   batch?: BatchMembership;
+  /** sha256 of the entry file when the request was accepted: a request resumed after a restart renders only the composition it was given. */
+  compositionDigest?: string;
+}
+
+/**
+ * What outlives the process of a request: its spec and the facts its status is made of, not its
+ * listeners, its place in the queue or its progress (a render under way starts over).
+ */
+export interface JobRecord {
+  id: string;
+  spec: RenderJobSpec;
+  state: RenderState;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  finished: ClientRenderEvent<"finished"> | null;
+  failure: ClientRenderEvent<"failed"> | null;
+  /** The delivery of the request's webhook, by its id. */
+  webhookId: string | null;
+}
+
+/** How a job delivers its webhook, as the status shows it. */
+export interface JobWebhook {
+  readonly id: string;
+  status(): WebhookStatus;
 }
 
 type Listener = (event: JobEvent) => void;
@@ -49,7 +74,7 @@ export class RenderJob {
   /** Where clients download the output: the server's /render/{id}/output, or the preview's own URL of the file. */
   readonly outputUrl: string;
   /** How the request's webhook is being delivered, when this server delivers it. */
-  private readonly webhook: { status(): WebhookStatus } | undefined;
+  private readonly webhook: JobWebhook | undefined;
 
   /**
    * `id` is chosen before the job exists because the output path is named after it. `createdAt`
@@ -58,11 +83,40 @@ export class RenderJob {
   constructor(
     readonly id: string,
     readonly spec: RenderJobSpec,
-    options: { createdAt?: Date; outputUrl?: string; webhook?: { status(): WebhookStatus } } = {},
+    options: { createdAt?: Date; outputUrl?: string; webhook?: JobWebhook } = {},
   ) {
     this.createdAt = options.createdAt ?? new Date();
     this.outputUrl = options.outputUrl ?? renderUrls.output(id);
     this.webhook = options.webhook;
+  }
+
+  /**
+   * A request as its record left it: one that had ended ends again at once (its history is its
+   * last event), one that had not is a new job waiting to be queued again.
+   */
+  static fromRecord(record: JobRecord, webhook?: JobWebhook): RenderJob {
+    const job = new RenderJob(record.id, record.spec, { createdAt: new Date(record.createdAt), ...(webhook && { webhook }) });
+    const end = record.finished ?? record.failure;
+    if (end === null || (record.state !== "completed" && record.state !== "failed" && record.state !== "cancelled")) return job;
+    job.startedAt = record.startedAt === null ? null : new Date(record.startedAt);
+    job.finished = record.finished;
+    job.failure = record.failure;
+    job.finish(record.state, end, new Date(record.finishedAt ?? record.createdAt));
+    return job;
+  }
+
+  toRecord(): JobRecord {
+    return {
+      id: this.id,
+      spec: this.spec,
+      state: this.state,
+      createdAt: this.createdAt.toISOString(),
+      startedAt: this.startedAt?.toISOString() ?? null,
+      finishedAt: this.finishedAt?.toISOString() ?? null,
+      finished: this.finished,
+      failure: this.failure,
+      webhookId: this.webhook?.id ?? null,
+    };
   }
 
   get terminal(): boolean {
@@ -146,10 +200,10 @@ export class RenderJob {
     };
   }
 
-  private finish(state: RenderState, event: JobEvent): void {
+  private finish(state: RenderState, event: JobEvent, at = new Date()): void {
     this.state = state;
     this.position = null;
-    this.finishedAt = new Date();
+    this.finishedAt = at;
     this.emit(event);
     // Nothing follows a final event; dropping the listeners lets their streams be collected.
     this.listeners.clear();

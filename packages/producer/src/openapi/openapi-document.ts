@@ -1,4 +1,4 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, jsonSchema, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, jsonSchema, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -7,6 +7,9 @@ import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js
 import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-files.js";
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
 import { INFO_SCHEMA_PATH } from "../http/routes.js";
+
+/** The content types of the outputs that are one file: every format's but the folder's. */
+const FILE_CONTENT_TYPES = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format)).map((format) => FORMAT_TABLE[format].contentType);
 
 const compositionProperty = {
   type: "string",
@@ -79,13 +82,26 @@ const errors = {
   400: errorResponse("The body is not valid JSON, a field is unknown or has a bad value (`field` names it), or the composition path is refused."),
   401: errorResponse("A token is configured and the request has no valid `Authorization: Bearer <token>`."),
   404: errorResponse("No render has this id."),
-  409: errorResponse("The render is not in a state that allows this, or (on submission) its outputName is being written by a request still queued or running: see `code`."),
+  409: errorResponse(
+    "The render is not in a state that allows this, or (on submission) its outputName is being written by a request still queued or running, or a request with its Idempotency-Key is still being accepted: see `code`.",
+  ),
   410: errorResponse("The output was removed from the server's disk."),
   413: errorResponse("The body is larger than 256 KiB, or (with `--queue`) the job it makes is: `payload-too-large`."),
   415: errorResponse("The body is not `application/json`."),
   416: { ...errorResponse("The range lies outside the file."), headers: { "Content-Range": { schema: { type: "string" }, description: "bytes */<size>" } } },
+  422: errorResponse("The Idempotency-Key was sent within the last day with another route or body: `idempotency-key-reused`."),
   429: errorResponse("`--max-queue` requests are already waiting."),
   503: errorResponse("The server is shutting down (`shutting-down`), or its Redis queue cannot be reached (`queue-unavailable`)."),
+};
+
+/** The header that makes a submission safe to retry. */
+const idempotencyKey = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+  description:
+    "Makes the POST safe to retry: the same key with the same route and body within a day answers the request (or batch) the first one made, with `Idempotent-Replayed: true`, and accepts nothing new; with another route or body it is a 422. A key whose request is still being accepted is a 409 `idempotency-key-in-use`.",
 };
 
 const pick = (...codes: Array<keyof typeof errors>) => Object.fromEntries(codes.map((code) => [code, errors[code]]));
@@ -95,7 +111,7 @@ const batchErrors = {
   400: errorResponse(
     "As for a single request; refused rows are all listed (`rows`: each `{row, message}`, the first ones in `message` too), as are rows whose output names are refused; two rows naming one file is a 400 naming both.",
   ),
-  409: errorResponse("A row's output name is being written by a request still queued or running: `output-name-taken`."),
+  409: errorResponse("A row's output name is being written by a request still queued or running (`output-name-taken`), or a request with the Idempotency-Key is still being accepted (`idempotency-key-in-use`)."),
   413: errorResponse("More rows than the server's --max-batch-rows, a body larger than its --max-batch-body-mib, or (with `--queue`) a row's job over 256 KiB: `payload-too-large`."),
   429: errorResponse("The rows that would wait do not fit in the queue (`--max-queue`): nothing is queued."),
 };
@@ -272,6 +288,7 @@ export function openApiDocument(): object {
           security: [],
           responses: { 200: { description: "The server is up.", content: json({ type: "object", properties: { status: { const: "ok" } } }) } },
         },
+        head: { summary: "Liveness as GET /health answers it, without the body; never needs the token", security: [], responses: { 200: { description: "The server is up." } } },
       },
       "/openapi.json": {
         get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1", content: json({ type: "object" }) }, ...pick(401) } },
@@ -289,10 +306,11 @@ export function openApiDocument(): object {
       "/render": {
         post: {
           summary: "Submit a render and return at once",
+          parameters: [idempotencyKey],
           requestBody: renderBody,
           responses: {
             202: { description: "Accepted: queued or running.", headers: { Location: { schema: { type: "string" } } }, content: json(ref("RenderAccepted")) },
-            ...pick(400, 401, 409, 413, 415, 429, 503),
+            ...pick(400, 401, 409, 413, 415, 422, 429, 503),
           },
         },
       },
@@ -301,6 +319,7 @@ export function openApiDocument(): object {
           summary: "Submit a render and follow it as server-sent events",
           description:
             "Each event has an SSE `event:` name equal to its JSON data's `type`: the queue's `queued` and `running`, then the renderer's own events (`started`, `progress`, `warning`, `finished`, `failed`) with the request's `requestId` and `output` as the download URL. The stream ends after `finished` or `failed`. Closing the connection cancels the render, or removes it from the queue.",
+          parameters: [idempotencyKey],
           requestBody: renderBody,
           responses: {
             200: {
@@ -308,7 +327,7 @@ export function openApiDocument(): object {
               headers: { Location: { schema: { type: "string" }, description: "/render/{id}" } },
               content: eventStream(...Object.keys(EVENTS)),
             },
-            ...pick(400, 401, 409, 413, 415, 429, 503),
+            ...pick(400, 401, 409, 413, 415, 422, 429, 503),
           },
         },
       },
@@ -333,10 +352,11 @@ export function openApiDocument(): object {
       "/render/batch": {
         post: {
           summary: "Submit a batch: one request per row, and return at once",
+          parameters: [idempotencyKey],
           requestBody: batchBody,
           responses: {
             202: { description: "Accepted: every row is queued (or running).", headers: { Location: { schema: { type: "string" } } }, content: json(ref("BatchAccepted")) },
-            ...pick(401, 415, 503),
+            ...pick(401, 415, 422, 503),
             ...batchErrors,
           },
         },
@@ -346,6 +366,7 @@ export function openApiDocument(): object {
           summary: "Submit a batch and follow its rows as server-sent events",
           description:
             "Every row's events, as POST /render/stream sends a request's, each with the row's `row` (from 1) and `requestId`; a row's `queued` is sent once, when it is queued. `batch-finished` follows the last row's last event, and ends the stream. Closing the connection cancels the rows that have not ended.",
+          parameters: [idempotencyKey],
           requestBody: batchBody,
           responses: {
             200: {
@@ -353,7 +374,7 @@ export function openApiDocument(): object {
               headers: { Location: { schema: { type: "string" }, description: "/render/batch/{id}" } },
               content: eventStream(...Object.keys(EVENTS), "BatchFinishedEvent"),
             },
-            ...pick(401, 415, 503),
+            ...pick(401, 415, 422, 503),
             ...batchErrors,
           },
         },
@@ -376,15 +397,15 @@ export function openApiDocument(): object {
         parameters: [idParameter],
         get: {
           summary: "Download the output",
-          description: "A video file with its content type, or for png-sequence a listing of its files.",
+          description: "A video or GIF file with its content type, or for png-sequence a listing of its files.",
           parameters: [rangeHeader],
           responses: {
             200: {
               description: "The whole file, or the listing.",
               headers: fileHeaders,
-              content: { ...binary(["video/mp4", "video/quicktime", "video/webm"]), ...json(ref("SequenceListing")) },
+              content: { ...binary(FILE_CONTENT_TYPES), ...json(ref("SequenceListing")) },
             },
-            206: { description: "The requested range.", headers: partialHeaders, content: binary(["video/mp4", "video/quicktime", "video/webm"]) },
+            206: { description: "The requested range.", headers: partialHeaders, content: binary(FILE_CONTENT_TYPES) },
             ...pick(401, 404, 409, 410, 416),
           },
         },

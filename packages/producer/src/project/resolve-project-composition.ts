@@ -1,5 +1,5 @@
 import { readdir, realpath } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, relative, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { closestMatch, PROJECT_FILE_CODE } from "@compose/core";
 import { findCompositionEntry, isInside } from "@compose/renderer/project";
 
@@ -17,15 +17,27 @@ export class CompositionPathError extends Error {
 
 const ALLOWED = "give a directory with an index.html or an HTML file, relative to the projects directory";
 
+/** Whether `path` (a directory or file the projects directory holds) is, once its links are followed, inside `projectsRoot`. */
+async function reallyInside(projectsRoot: string, path: string): Promise<boolean> {
+  const real = await realpath(path).catch(() => undefined);
+  return real !== undefined && isInside(projectsRoot, real);
+}
+
 /**
  * The composition a missing path most likely meant: among the directories and HTML files beside
- * where it points (dotfiles left out, as the project rules hide them), the nearest by name.
+ * where it points (dotfiles left out, as the project rules hide them), the nearest by name. Only
+ * what is inside the projects directory once links are followed is named: a link out of it
+ * shows nothing of what lies beyond.
  */
 async function closestComposition(projectsRoot: string, requested: string): Promise<string | undefined> {
   const trimmed = requested.replace(/[\\/]+$/, "");
   const parent = dirname(trimmed);
-  const entries = await readdir(resolve(projectsRoot, parent), { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || /\.html?$/i.test(entry.name))).map((entry) => entry.name);
+  const dir = resolve(projectsRoot, parent);
+  if (!(await reallyInside(projectsRoot, dir))) return undefined;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const candidates = entries.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || /\.html?$/i.test(entry.name)));
+  const inside = await Promise.all(candidates.map((entry) => reallyInside(projectsRoot, join(dir, entry.name))));
+  const names = candidates.filter((_, i) => inside[i]).map((entry) => entry.name);
   const closest = closestMatch(basename(trimmed), names);
   return closest === undefined ? undefined : parent === "." ? closest : `${parent}/${closest}`;
 }

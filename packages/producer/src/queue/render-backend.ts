@@ -20,6 +20,12 @@ export interface RenderBackend {
    * wait do not all fit in the queue, throws QueueFullError and queues nothing (a batch's rows).
    */
   submitMany(jobs: readonly RenderJob[]): Promise<void>;
+  /**
+   * Jobs this server accepted before it was stopped (kill -9, a crash) that had not ended, in the
+   * order they were accepted: queued again whatever the queue's limit, each once its composition
+   * is found unchanged, or followed again where they still run (the distributed queue).
+   */
+  resume(jobs: readonly RenderJob[]): Promise<void>;
   find(id: string): Promise<RenderJob | undefined>;
   /**
    * Takes a waiting job out of the queue, or cancels a running one and waits until its render

@@ -2,6 +2,7 @@ import type { JobExecutor } from "../jobs/render-executor.js";
 import type { RenderJob } from "../jobs/render-job.js";
 import { QueueClosedError, QueueFullError, type QueueCounts, type RenderBackend } from "./render-backend.js";
 import { graceWindows } from "../lifetime/shutdown-grace.js";
+import { compositionDigest } from "../project/composition-digest.js";
 import { within } from "../lifetime/within.js";
 
 export interface RenderQueueOptions {
@@ -12,8 +13,8 @@ export interface RenderQueueOptions {
 }
 
 /**
- * Ended jobs kept for GET /render/:id. Older ones are forgotten (their outputs stay on disk), so a
- * long-running server's memory does not grow with every render it has done.
+ * Ended jobs kept in memory for GET /render/:id. Older ones are let go (the state store still
+ * answers for them), so a long-running server's memory does not grow with every render it has done.
  */
 export const RETAINED_ENDED_JOBS = 1000;
 
@@ -21,6 +22,12 @@ interface Running {
   controller: AbortController;
   /** Settles once the job has ended and its slot is free again. */
   done: Promise<void>;
+}
+
+/** Whether the request's composition is still the one it was given (a request without a digest is taken as it is). */
+async function compositionUnchanged(job: RenderJob): Promise<boolean> {
+  const { file, compositionDigest: given } = job.spec;
+  return given === undefined || (await compositionDigest(file)) === given;
 }
 
 /** The in-process backend: a FIFO queue in front of a fixed number of slots. */
@@ -44,6 +51,27 @@ export class RenderQueue implements RenderBackend {
     const wouldWait = Math.max(0, jobs.length - free);
     const waiting = this.waitingJobs.length;
     if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue) throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
+    this.enqueue(jobs);
+  }
+
+  async resume(jobs: readonly RenderJob[]): Promise<void> {
+    const unchanged: RenderJob[] = [];
+    for (const job of jobs) {
+      if (await compositionUnchanged(job)) {
+        unchanged.push(job);
+        continue;
+      }
+      this.jobs.set(job.id, job);
+      job.fail(
+        "composition-changed",
+        `composition ${job.spec.composition} changed while the server was down, so it is not the one this request was given; send the request again to render it as it is now`,
+      );
+      this.retire(job);
+    }
+    this.enqueue(unchanged);
+  }
+
+  private enqueue(jobs: readonly RenderJob[]): void {
     for (const job of jobs) {
       this.jobs.set(job.id, job);
       if (this.running.size >= this.options.maxConcurrentRenders) {

@@ -17,63 +17,113 @@ export function retryDelayMs(attempt: number): number {
 
 /** One webhook of a request or a batch: what its status shows, and the POST once there is something to send. */
 export interface WebhookDelivery {
+  /** The delivery's id: X-Compose-Delivery on every attempt, and its record's key. */
+  readonly id: string;
   status(): WebhookStatus;
   /** Sends the final status (once; later calls do nothing), retrying until it is delivered or WEBHOOK_RETRY_FOR_MS has passed. */
   send(body: object): void;
 }
 
+/** What outlives the process of a delivery: enough to show its status and to go on retrying after a restart. */
+export interface DeliveryRecord {
+  id: string;
+  event: "render" | "batch";
+  status: WebhookStatus;
+  /** The body to send, once the render or batch has ended. */
+  body: string | null;
+  /** Date.now() of the first attempt. */
+  firstAttemptAt: number | null;
+  /** Delivered, or given up once the retries' time was over. */
+  done: boolean;
+}
+
+/** Where each change of a delivery is written, so that a restart finds it as it was. */
+export interface DeliveryJournal {
+  save(record: DeliveryRecord): void;
+}
+
 /**
  * Delivers this server's webhooks: each a signed JSON POST (WEBHOOK_HEADERS), retried with
  * exponential backoff on a network failure or an answer that is not 2xx, under the operator's
- * network policy.
+ * network policy. With a journal, every delivery is recorded as it changes; `restore` takes one up
+ * again after a restart.
  */
 export class WebhookSender {
   private readonly controller = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly options: { secret: string; network: NetworkPolicy }) {}
+  constructor(private readonly options: { secret: string; network: NetworkPolicy; journal?: DeliveryJournal }) {}
 
   /** A delivery to `url` of what ends (a `render` or a `batch`), nothing sent yet. */
   track(url: string, event: "render" | "batch"): WebhookDelivery {
-    const id = randomUUID();
-    const state: WebhookStatus = { url, attempts: 0, lastStatus: null, lastError: null, delivered: false, nextAttemptAt: null };
-    let body: string | undefined;
-    let firstAttemptAt = 0;
+    const status: WebhookStatus = { url, attempts: 0, lastStatus: null, lastError: null, delivered: false, nextAttemptAt: null };
+    return this.delivery({ id: randomUUID(), event, status, body: null, firstAttemptAt: null, done: false });
+  }
 
-    const attempt = async (): Promise<void> => {
-      if (this.controller.signal.aborted) return;
-      state.nextAttemptAt = null;
-      state.attempts += 1;
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers = {
-        [WEBHOOK_HEADERS.delivery]: id,
-        [WEBHOOK_HEADERS.event]: event,
-        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: webhookSignature(this.options.secret, timestamp, body!),
-      };
-      const outcome = await postWebhook(url, body!, headers, this.options.network, this.controller.signal);
-      state.lastStatus = "status" in outcome ? outcome.status : null;
-      state.lastError = "error" in outcome ? outcome.error : null;
-      state.delivered = "status" in outcome && outcome.status >= 200 && outcome.status < 300;
-      if (state.delivered || this.controller.signal.aborted || Date.now() - firstAttemptAt >= WEBHOOK_RETRY_FOR_MS) return;
-      const delay = retryDelayMs(state.attempts);
-      state.nextAttemptAt = new Date(Date.now() + delay).toISOString();
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void attempt();
-      }, delay);
-      this.timers.add(timer);
-    };
+  /**
+   * A delivery as its record left it. One whose body was being sent goes on: at least one more
+   * attempt (the server may have been down for longer than the retries' time), then retries
+   * while that time lasts.
+   */
+  restore(record: DeliveryRecord): WebhookDelivery {
+    const delivery = this.delivery(record);
+    if (record.body !== null && !record.done) this.schedule(record, Date.parse(record.status.nextAttemptAt ?? "") - Date.now() || 0);
+    return delivery;
+  }
 
+  private delivery(record: DeliveryRecord): WebhookDelivery {
+    this.options.journal?.save(record);
     return {
-      status: () => ({ ...state }),
+      id: record.id,
+      status: () => ({ ...record.status }),
       send: (payload) => {
-        if (body !== undefined) return;
-        body = JSON.stringify(payload);
-        firstAttemptAt = Date.now();
-        void attempt();
+        if (record.body !== null) return;
+        record.body = JSON.stringify(payload);
+        record.firstAttemptAt = Date.now();
+        // Written before the first attempt: a server killed during it sends the body again at its next start.
+        this.options.journal?.save(record);
+        void this.attempt(record);
       },
     };
+  }
+
+  private async attempt(record: DeliveryRecord): Promise<void> {
+    const { signal } = this.controller;
+    if (signal.aborted) return;
+    const { status } = record;
+    status.nextAttemptAt = null;
+    status.attempts += 1;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      [WEBHOOK_HEADERS.delivery]: record.id,
+      [WEBHOOK_HEADERS.event]: record.event,
+      [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      [WEBHOOK_HEADERS.signature]: webhookSignature(this.options.secret, timestamp, record.body!),
+    };
+    const outcome = await postWebhook(status.url, record.body!, headers, this.options.network, signal);
+    // An attempt the shutdown cut short is not recorded: the next start makes it again.
+    if (signal.aborted) return;
+    status.lastStatus = "status" in outcome ? outcome.status : null;
+    status.lastError = "error" in outcome ? outcome.error : null;
+    status.delivered = "status" in outcome && outcome.status >= 200 && outcome.status < 300;
+    const windowOver = Date.now() - (record.firstAttemptAt ?? 0) >= WEBHOOK_RETRY_FOR_MS;
+    if (status.delivered || windowOver) {
+      record.done = true;
+      this.options.journal?.save(record);
+      return;
+    }
+    this.schedule(record, retryDelayMs(status.attempts));
+  }
+
+  private schedule(record: DeliveryRecord, delayMs: number): void {
+    const delay = Math.max(0, delayMs);
+    record.status.nextAttemptAt = new Date(Date.now() + delay).toISOString();
+    this.options.journal?.save(record);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.attempt(record);
+    }, delay);
+    this.timers.add(timer);
   }
 
   /** Stops every delivery: attempts under way are aborted, none is made later. */

@@ -31,7 +31,8 @@ export function request(url: string, options: RequestOptions = {}): Promise<Resp
       res.on("end", () => {
         const body = Buffer.concat(chunks);
         let json: unknown;
-        if (String(res.headers["content-type"]).startsWith("application/json")) json = JSON.parse(body.toString("utf8"));
+        // A HEAD answer names the type of a body it does not carry.
+        if (String(res.headers["content-type"]).startsWith("application/json") && body.length > 0) json = JSON.parse(body.toString("utf8"));
         resolve({ status: res.statusCode!, headers: res.headers, body, json });
       });
       res.on("error", reject);

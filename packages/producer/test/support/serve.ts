@@ -139,3 +139,8 @@ export async function leftoverProcesses(tag: string, graceMs = 3000): Promise<st
   }
   return lines;
 }
+
+/** What is in an outputs directory besides the server's own state (`.compose-server/`): outputs, and any staging left. */
+export async function outputEntries(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name !== ".compose-server");
+}

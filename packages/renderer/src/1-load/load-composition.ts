@@ -10,6 +10,8 @@ import { refusal } from "./composition/lint-before-render.js";
 import { preflight } from "./composition/preflight.js";
 import { readComposition, type SourceComposition } from "./composition/read-composition.js";
 import { checkFrames, checkSize, resolveLimits, type RenderLimits } from "./composition/render-limits.js";
+import { frameSizeAt } from "./composition/frame-size.js";
+import type { PixelSize } from "../common/scaled-size.js";
 import type { PreparedMedia } from "./prepare-media.js";
 import { removeOrphanedTemp } from "../output/owned-temp.js";
 import { warnOfFontFallbacks } from "./warn-font-fallbacks.js";
@@ -47,6 +49,8 @@ export type CompositionFacts = CompositionInfo & { duration: number; durationSou
  */
 export interface LoadedComposition {
   source: SourceComposition;
+  /** The size of the output's frames: the composition's at the render's scale. */
+  frameSize: PixelSize;
   info: CompositionFacts;
   media: PreparedMedia;
   mode: CaptureMode;
@@ -64,10 +68,11 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
   await removeOrphanedTemp();
   const source = await readComposition(request.composition, signal);
   const limits = resolveLimits(request.limits);
-  checkSize(source.id, source.width, source.height, limits);
+  const frameSize = frameSizeAt(source, options.scale, optionName);
+  checkSize(source.id, source, frameSize, limits, `${optionName("scale")} ${options.scale}`);
   const declared = source.metadata.duration;
   if (declared !== undefined) checkFrames(source.id, declared, options.fps, limits);
-  await preflight(source, options, optionName, emit, signal);
+  await preflight(source, frameSize, options, optionName, emit, signal);
 
   const { setup, firstPage, mode, media, fonts } = await openComposition(source, request, context, { videoFrames: true, limits });
   const { info } = firstPage;
@@ -84,6 +89,7 @@ export async function loadComposition(request: LoadRequest, context: LoadContext
 
   return {
     source,
+    frameSize,
     info: { ...info, duration: info.duration, durationSource: info.durationSource },
     media,
     mode,

@@ -44,7 +44,7 @@ async function pageNetwork(
 ): Promise<PageNetwork> {
   const ruling = createRuling(policy, new URL(baseUrl).origin);
   const onRefused = refusalReporter(context.emit, optionName);
-  const local = createLocalWeb(packages, (problem) => warn(FONT_PACKAGE_CODE, describePackageProblem(problem)));
+  const local = createLocalWeb(packages, { onFontFileProblem: (problem) => warn(FONT_PACKAGE_CODE, describePackageProblem(problem)) });
   if (policy.mode === "all") return { policy, ruling, onRefused, local };
   const proxy = await startPolicyProxy(ruling, onRefused);
   context.cleanups.push(() => proxy.close());

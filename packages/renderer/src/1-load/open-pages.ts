@@ -3,6 +3,7 @@ import { FORMAT_TABLE, type RenderOptions } from "@compose/core";
 import type { BrowserPool } from "../page/browser-pool.js";
 import { openCompositionPage, type CompositionPage, type CompositionPageOptions } from "../page/composition-page.js";
 import type { CaptureMode } from "../page/frame-capturer.js";
+import { drawnScale } from "../page/device-scale.js";
 import { routeRequests, type PageNetwork } from "../web/network-policy.js";
 import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../common/render-error.js";
@@ -40,7 +41,9 @@ export function warnOnce(emit: (event: RenderEvent) => void): (code: string, mes
 /** Opens `count` browsers with one ready page each, in `mode`. */
 export async function openPages(setup: PageSetup, count: number, mode: CaptureMode): Promise<CompositionPage[]> {
   const { composition, options, network, pool } = setup;
+  const deviceScaleFactor = drawnScale(options.scale);
   const contexts = await pool.launch(count, {
+    deviceScaleFactor,
     beginFrameControl: mode === "beginframe",
     gpu: options.browserGpu ?? !options.docker,
     proxy: network.proxy,
@@ -59,6 +62,7 @@ export async function openPages(setup: PageSetup, count: number, mode: CaptureMo
         url: setup.baseUrl + encodeURIComponent(basename(composition.file)),
         width: composition.width,
         height: composition.height,
+        deviceScaleFactor,
         transparent: FORMAT_TABLE[options.format].alpha,
         captureMode: mode,
         boot: { variables: options.variables ?? {}, instances: setup.instances },

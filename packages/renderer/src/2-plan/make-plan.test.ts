@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { validateRenderOptions, type RenderOptionsInput } from "@compose/core";
+import { validateRenderOptions, type RenderEvent, type RenderOptionsInput } from "@compose/core";
 import type { LoadedComposition } from "../1-load/load-composition.js";
 import type { AudioClip } from "../media/audio-clip.js";
 import { makePlan, type PlanRequest } from "./make-plan.js";
 
 const clip: AudioClip = { key: "0", input: { location: "/p/music.mp3" }, start: 0, duration: 2, mediaStart: 0, volume: 1, playbackRate: 1, channels: 2 };
 
-/** A composition of 2 s at 320x180, loaded in a page, with or without audible media. */
-function loaded(audio: AudioClip[] = []): Pick<LoadedComposition, "source" | "info" | "media" | "mode"> {
+/** A composition of 2 s at 320x180, loaded in a page at `scale`, with or without audible media. */
+function loaded(audio: AudioClip[] = [], scale = 1): Pick<LoadedComposition, "source" | "frameSize" | "info" | "media" | "mode"> {
   return {
     source: { file: "/p/index.html", id: "card", width: 320, height: 180, metadata: {} as LoadedComposition["source"]["metadata"] },
+    frameSize: { width: 320 * scale, height: 180 * scale },
     info: {
       width: 320, height: 180, duration: 2, durationSource: "data-duration", timingErrors: [], paintedBackgrounds: [],
     unavailableGraphics: [],
@@ -27,8 +28,8 @@ function request(options: RenderOptionsInput, rest: Omit<PlanRequest, "options">
 }
 
 const staging = { output: "/out/card.mp4", stagedPath: "/out/.card.mp4.partial-x/card.mp4", workDir: "/tmp/w" };
-const plan = (options: RenderOptionsInput, rest: Omit<PlanRequest, "options"> = {}, audio: AudioClip[] = []) =>
-  makePlan(request(options, rest), loaded(audio), staging, () => undefined);
+const plan = (options: RenderOptionsInput, rest: Omit<PlanRequest, "options"> = {}, audio: AudioClip[] = [], emit: (event: RenderEvent) => void = () => undefined) =>
+  makePlan(request(options, rest), loaded(audio, options.scale), staging, emit);
 
 describe("makePlan", () => {
   it.each<[string, RenderOptionsInput, Omit<PlanRequest, "options">, AudioClip[], unknown]>([
@@ -78,8 +79,40 @@ describe("makePlan", () => {
       capture: { mode: "beginframe", image: "jpeg", jpegQuality: 95, reuseFrames: true },
       encode: expect.objectContaining({ quality: "high", crf: undefined, width: 320, height: 180, fps: 30 }),
     }],
+    ["gif, one worker: a lossless part, made into the staged file in two passes with the loop count", { format: "gif", workers: 1, gifLoop: 2 }, {}, [], {
+      targets: [{ kind: "chunk", path: "/tmp/w/chunk-0.mov" }],
+      assemble: { format: "gif", parts: ["/tmp/w/chunk-0.mov"], audioFile: undefined, palette: { fps: 30, frames: 60, loop: 2 }, into: staging.stagedPath, workDir: "/tmp/w" },
+      capture: { mode: "beginframe", image: "png", jpegQuality: 95, reuseFrames: true },
+    }],
+    ["gif, two workers, the composition with audio: a part each, no audio", { format: "gif", workers: 2, fps: 24 }, {}, [clip], {
+      targets: [{ kind: "chunk", path: "/tmp/w/chunk-0.mov" }, { kind: "chunk", path: "/tmp/w/chunk-1.mov" }],
+      assemble: { format: "gif", parts: ["/tmp/w/chunk-0.mov", "/tmp/w/chunk-1.mov"], audioFile: undefined, palette: { fps: 24, frames: 48, loop: 0 } },
+      audio: undefined,
+    }],
+    ["gif in chunks: lossless parts, assembled with the palette", { format: "gif" }, { chunkSize: 40 }, [], {
+      targets: ["00000", "00001"].map((n) => ({ kind: "chunk", path: `/tmp/w/chunk-${n}.mov` })),
+      assemble: { format: "gif", parts: ["00000", "00001"].map((n) => `/tmp/w/chunk-${n}.mov`), palette: { fps: 30, frames: 60, loop: 0 } },
+    }],
+    ["--scale 2: frames of twice the composition's size, captured at that size", { scale: 2, workers: 1 }, {}, [], {
+      composition: { id: "card", width: 320, height: 180 },
+      frameSize: { width: 640, height: 360 },
+      encode: expect.objectContaining({ width: 640, height: 360, capturedSize: undefined }),
+    }],
+    ["--scale 0.25: drawn at the browser's smallest scale, 0.5, and reduced by the encoder", { scale: 0.25, workers: 1 }, {}, [], {
+      frameSize: { width: 80, height: 45 },
+      encode: expect.objectContaining({ width: 80, height: 45, capturedSize: { width: 160, height: 90 } }),
+    }],
   ])("%s", async (_name, options, rest, audio, expected) => {
     expect(await plan(options, rest, audio)).toMatchObject(expected as object);
+  });
+
+  it("leaves a composition's audio out of a format without sound, with a warning naming it", async () => {
+    const events: RenderEvent[] = [];
+    await plan({ format: "gif", workers: 1 }, {}, [clip], (event) => events.push(event));
+    expect(events).toEqual([{ type: "warning", code: "audio-left-out", message: "the composition has audio, but gif has no sound: the output is silent" }]);
+    const silent: RenderEvent[] = [];
+    await plan({ format: "gif", workers: 1 }, {}, [], (event) => silent.push(event));
+    expect(silent).toEqual([]);
   });
 
   it("shifts the audio into a slice's time", async () => {

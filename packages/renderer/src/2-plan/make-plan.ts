@@ -1,7 +1,9 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { frameCount, isFolderOutput, outputExtension, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
+import { FORMAT_TABLE, frameCount, isFolderOutput, outputExtension, paletteEncoding, partExtension, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
 import { frameImageFormat } from "../common/frame-image.js";
+import { scaledSize, type PixelSize } from "../common/scaled-size.js";
+import { drawnScale } from "../page/device-scale.js";
 import { optionNamer, type OptionNaming } from "../common/option-naming.js";
 import { chunkFrames, frameTime, splitFrames, type FrameRange } from "../common/frame-ranges.js";
 import type { RenderEvent } from "@compose/core";
@@ -11,7 +13,8 @@ import { shiftClips } from "./shift-clips.js";
 import { audioFileName, chunkFileName } from "../output/output-names.js";
 import { chooseDynamicRange } from "./dynamic-range.js";
 import { chooseHardwareEncoder } from "./hardware-choice.js";
-import type { AssemblePlan, AudioMix, EncodeTarget, RenderPlan } from "./render-plan.js";
+import type { AudioClip } from "../media/audio-clip.js";
+import type { AssemblePlan, AudioMix, EncodeTarget, PaletteOutput, RenderPlan } from "./render-plan.js";
 
 /** The part of a render request the plan reads beside the options the load stage used. */
 export interface PlanRequest extends OptionNaming {
@@ -66,30 +69,60 @@ export function sliceFrames(compositionFrames: number, fps: number, requested: P
 /**
  * One encoder per range: a png-sequence writes its frames straight into the staged directory; one
  * range writes the staged file, or the silent video when audio is muxed in after; several ranges
- * write chunks, each starting on a keyframe of its own encoder, joined after capture.
+ * write chunks, each starting on a keyframe of its own encoder, joined after capture. A paletted
+ * format's ranges always write lossless parts, which assembly makes into the output.
  */
-function encodeTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan | undefined } {
+function encodeTargets(
+  plan: Pick<RenderPlan, "ranges" | "output">,
+  audioFile: string | undefined,
+  palette: PaletteOutput | undefined,
+): { targets: EncodeTarget[]; assemble: AssemblePlan | undefined } {
   const { ranges, output } = plan;
   const { format, stagedPath, workDir } = output;
   if (isFolderOutput(format)) {
     return { targets: ranges.map((range) => ({ kind: "sequence", directory: stagedPath, firstFrame: range.start })), assemble: undefined };
   }
-  const assemble = (parts: string[]): AssemblePlan => ({ format, parts, audioFile, into: stagedPath, workDir });
-  if (ranges.length === 1) {
+  const assemble = (parts: string[]): AssemblePlan => ({ format, parts, audioFile, palette, into: stagedPath, workDir });
+  if (ranges.length === 1 && !palette) {
     if (!audioFile) return { targets: [{ kind: "file", path: stagedPath }], assemble: undefined };
     const video = join(workDir, `video${outputExtension(format)}`);
     return { targets: [{ kind: "chunk", path: video }], assemble: assemble([video]) };
   }
-  const chunks = ranges.map((_, i) => join(workDir, `chunk-${i}${outputExtension(format)}`));
+  const chunks = ranges.map((_, i) => join(workDir, `chunk-${i}${partExtension(format)}`));
   return { targets: chunks.map((path) => ({ kind: "chunk", path })), assemble: assemble(chunks) };
 }
 
 /** The targets of a render in chunks: every range a part in the work directory, assembled after. */
-function chunkTargets(plan: Pick<RenderPlan, "ranges" | "output">, audioFile: string | undefined): { targets: EncodeTarget[]; assemble: AssemblePlan } {
+function chunkTargets(
+  plan: Pick<RenderPlan, "ranges" | "output">,
+  audioFile: string | undefined,
+  palette: PaletteOutput | undefined,
+): { targets: EncodeTarget[]; assemble: AssemblePlan } {
   const { format, stagedPath, workDir } = plan.output;
   const parts = plan.ranges.map((_, i) => join(workDir, chunkFileName(i, format)));
   const targets: EncodeTarget[] = parts.map((path) => (isFolderOutput(format) ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path }));
-  return { targets, assemble: { format, parts, audioFile, into: stagedPath, workDir } };
+  return { targets, assemble: { format, parts, audioFile, palette, into: stagedPath, workDir } };
+}
+
+/**
+ * The composition's audible clips, shifted to the output's start, when the output takes sound; a
+ * format without sound leaves them out and says so.
+ */
+function audibleClips(request: PlanRequest, clips: readonly AudioClip[], start: number, emit: (event: RenderEvent) => void): AudioClip[] {
+  const { format } = request.options;
+  if (request.audio === false || isStill(request) || clips.length === 0) return [];
+  if (FORMAT_TABLE[format].audio) return shiftClips(clips, start);
+  emit({ type: "warning", code: "audio-left-out", message: `the composition has audio, but ${format} has no sound: the output is silent` });
+  return [];
+}
+
+/**
+ * The size frames leave the browser at, when the browser cannot draw as small as the output: the
+ * encoder reduces them to `frameSize` (page/device-scale.ts).
+ */
+function capturedSize(composition: PixelSize, scale: number): PixelSize | undefined {
+  const drawn = drawnScale(scale);
+  return drawn === scale ? undefined : scaledSize(composition, drawn);
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -107,12 +140,12 @@ export function deepFreeze<T>(value: T): T {
  */
 export async function makePlan(
   request: PlanRequest,
-  loaded: Pick<LoadedComposition, "source" | "info" | "media" | "mode">,
+  loaded: Pick<LoadedComposition, "source" | "frameSize" | "info" | "media" | "mode">,
   staging: Staging,
   emit: (event: RenderEvent) => void,
 ): Promise<RenderPlan> {
   const { options } = request;
-  const { source, info, media } = loaded;
+  const { source, frameSize, info, media } = loaded;
   const optionName = optionNamer(request);
   const still = isStill(request);
   const hdr = chooseDynamicRange(options, media.hdr, emit);
@@ -132,7 +165,7 @@ export async function makePlan(
   const chunked = chunkSize !== undefined;
   const ranges = chunked ? chunkFrames(totalFrames, chunkSize) : splitFrames(totalFrames, workers);
 
-  const clips = request.audio === false || still ? [] : shiftClips(media.audio, frames.start / options.fps);
+  const clips = audibleClips(request, media.audio, frames.start / options.fps, emit);
   const audio: AudioMix | undefined = clips.length === 0
     ? undefined
     : {
@@ -141,13 +174,16 @@ export async function makePlan(
         fps: options.fps,
         firstFrame: frames.start,
         frames: totalFrames,
-        output: join(isFolderOutput(options.format) && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)),
+        // audibleClips keeps clips for a format with sound only.
+        output: join(isFolderOutput(options.format) && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)!),
         workDir: staging.workDir,
       };
-  const { targets, assemble } = (chunked ? chunkTargets : encodeTargets)({ ranges, output }, audio?.output);
+  const palette = paletteEncoding(options.format) ? { fps: options.fps, frames: totalFrames, loop: options.gifLoop } : undefined;
+  const { targets, assemble } = (chunked ? chunkTargets : encodeTargets)({ ranges, output }, audio?.output, palette);
 
   return deepFreeze({
     composition: { id: source.id, width: source.width, height: source.height },
+    frameSize,
     fps: options.fps,
     frames,
     totalFrames,
@@ -163,8 +199,9 @@ export async function makePlan(
     encode: {
       format: options.format,
       fps: options.fps,
-      width: source.width,
-      height: source.height,
+      width: frameSize.width,
+      height: frameSize.height,
+      capturedSize: capturedSize(source, options.scale),
       quality: options.quality,
       crf: options.crf,
       videoBitrate: options.videoBitrate,

@@ -4,6 +4,7 @@ import type { FrameRange } from "../common/frame-ranges.js";
 import type { HardwareEncoder } from "../common/hardware-encoder.js";
 import type { AudioClip } from "../media/audio-clip.js";
 import type { HdrTransfer } from "../media/probe-source.js";
+import type { PixelSize } from "../common/scaled-size.js";
 
 /**
  * Everything a render decided before its first frame: made once by makePlan() from the request
@@ -12,7 +13,10 @@ import type { HdrTransfer } from "../media/probe-source.js";
  * `assemble` and `output`.
  */
 export interface RenderPlan {
+  /** The composition's id and size in CSS pixels, at which its pages are laid out. */
   readonly composition: { readonly id: string; readonly width: number; readonly height: number };
+  /** The size of the output's frames: the composition's at the render's scale. */
+  readonly frameSize: Readonly<PixelSize>;
   readonly fps: FrameRate;
   /** The composition frames rendered (end exclusive): output frame n is composition frame `frames.start + n`. */
   readonly frames: FrameRange;
@@ -44,9 +48,14 @@ export interface CapturePlan extends FrameSettings {
 export interface EncodeSettings {
   format: OutputFormat;
   fps: number;
-  /** The frame size in pixels. */
+  /** The output's frame size in pixels. */
   width: number;
   height: number;
+  /**
+   * The size frames leave the browser at when it is larger than the output's: a scale below the
+   * smallest a browser draws at (page/device-scale.ts) is drawn at that and reduced by the encoder.
+   */
+  capturedSize?: PixelSize | undefined;
   quality: QualityName;
   crf?: number | undefined;
   videoBitrate?: string | undefined;
@@ -75,14 +84,25 @@ export interface AudioMix {
   workDir: string;
 }
 
-/** Encoded video parts, in frame order, joined without re-encoding, with the mixed audio muxed in. */
+/**
+ * Encoded video parts, in frame order, joined without re-encoding, with the mixed audio muxed in;
+ * or for a paletted format (`palette`), lossless parts made into the output in two passes.
+ */
 export interface AssemblePlan {
   readonly format: OutputFormat;
   readonly parts: readonly string[];
   readonly audioFile: string | undefined;
+  /** For a paletted format: the frames' rate and count, and how many times the output repeats (the gifLoop option). */
+  readonly palette?: PaletteOutput | undefined;
   /** The staged output the result is written to. */
   readonly into: string;
   readonly workDir: string;
+}
+
+export interface PaletteOutput {
+  readonly fps: number;
+  readonly frames: number;
+  readonly loop: number;
 }
 
 export interface OutputPlan {

@@ -94,6 +94,28 @@ const ROWS: Array<{ name: string; settings: EncodeSettings; filter: string; pixe
     pixelFormat: "rgba",
     codec: { "-c:v": "png" },
   },
+  {
+    name: "gif: each worker's part is lossless QuickTime Animation with alpha, one keyframe, for the palette pass",
+    settings: { ...base, format: "gif", fps: 24 },
+    filter: "fps=24",
+    pixelFormat: "argb",
+    codec: { "-c:v": "qtrle", "-g": "2147483647" },
+  },
+  {
+    name: "mp4 at --scale 0.25: drawn at 0.5, reduced to the output's size by area, then converted",
+    settings: { ...base, format: "mp4", width: 80, height: 45, capturedSize: { width: 160, height: 90 } },
+    filter: `scale=80:45:flags=area+accurate_rnd+bitexact,${JPEG_TO_LIMITED},fps=30`,
+    pixelFormat: "yuv420p",
+    tags: BT601_TAGS,
+    codec: { "-c:v": "libx264" },
+  },
+  {
+    name: "png-sequence at --scale 0.25: reduced with the colours weighed by their alpha",
+    settings: { ...base, format: "png-sequence", width: 80, height: 45, capturedSize: { width: 160, height: 90 } },
+    filter: "premultiply=inplace=1,scale=80:45:flags=area+accurate_rnd+bitexact,unpremultiply=inplace=1,fps=30",
+    pixelFormat: "rgba",
+    codec: { "-c:v": "png" },
+  },
 ];
 
 describe("encodeArgs", () => {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { frameImageFormat, type FrameImageFormat } from "../common/frame-image.js";
 import { SEQUENCE_FRAME_PATTERN } from "../output/output-names.js";
-import { FORMAT_TABLE, HDR_VIDEO, QUALITY_PRESETS, type ColourTags, type OutputFormat } from "@compose/core";
+import { FORMAT_TABLE, HDR_VIDEO, isPaletteEncoding, QUALITY_PRESETS, type ColourTags, type OutputFormat } from "@compose/core";
 import type { EncodeSettings, EncodeTarget } from "../2-plan/render-plan.js";
 
 /**
@@ -61,18 +61,33 @@ export function colourConversion(settings: EncodeSettings, image: FrameImageForm
 }
 
 /**
- * The filters from decoded image to encoder: the colour conversion, if any, then the fps filter,
- * which repeats each converted image until the next one's timestamp and so makes every frame of
- * the stream; then, for a hardware encoder, the upload of each frame.
+ * Frames captured larger than the output (a scale below the smallest the browser draws at,
+ * page/device-scale.ts) reduced to it, each output pixel the mean of the pixels it covers. With
+ * alpha the colours are weighed by it (premultiplied), so that a transparent pixel's colour does
+ * not darken the edges it borders.
+ */
+function reduction(settings: EncodeSettings): string | undefined {
+  if (!settings.capturedSize) return undefined;
+  const scale = `scale=${settings.width}:${settings.height}:flags=area+accurate_rnd+bitexact`;
+  return FORMAT_TABLE[settings.format].alpha ? `premultiply=inplace=1,${scale},unpremultiply=inplace=1` : scale;
+}
+
+/**
+ * The filters from decoded image to encoder: the reduction to the output's size, if any, and the
+ * colour conversion, if any, then the fps filter, which repeats each converted image until the
+ * next one's timestamp and so makes every frame of the stream; then, for a hardware encoder, the
+ * upload of each frame.
  */
 function videoFilter(settings: EncodeSettings): string {
   const fps = `fps=${settings.fps}`;
+  const reduce = reduction(settings);
   if (settings.hdr) {
     const transfer = HDR_VIDEO.transfers[settings.hdr].tag;
-    return `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=${HDR_VIDEO.pixelFormat},${fps}`;
+    const toHdr = `zscale=rangein=full:matrixin=170m:transferin=iec61966-2-1:primariesin=709:transfer=${transfer}:matrix=2020_ncl:primaries=2020:range=limited:npl=203,format=${HDR_VIDEO.pixelFormat}`;
+    return [reduce, toHdr, fps].filter(Boolean).join(",");
   }
   const convert = colourConversion(settings, frameImageFormat(settings.format));
-  return [convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
+  return [reduce, convert, fps, settings.hardware?.uploadFilter].filter(Boolean).join(",");
 }
 
 /** The codec half: the format's encoder (in the format table) with its settings, per the quality presets of the README. */
@@ -82,6 +97,11 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
     ? ["-b:v", settings.videoBitrate]
     : ["-crf", String(settings.crf ?? preset.crf)];
   const { video, colour } = FORMAT_TABLE[settings.format];
+  if (isPaletteEncoding(video)) {
+    // A worker's part, kept losslessly until assembly makes the palette from every part (5-assemble/palette-args.ts).
+    const { intermediate } = video;
+    return ["-c:v", intermediate.codec, "-pix_fmt", intermediate.pixelFormat, "-g", String(intermediate.keyframeInterval)];
+  }
   switch (video.codec) {
     case "libx264": {
       if (settings.hdr) return hdrArgs(settings, rate);

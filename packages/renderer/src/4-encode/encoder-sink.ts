@@ -11,7 +11,8 @@ import { matroskaFrameStream } from "./matroska-frames.js";
  */
 export function encoderSink(settings: EncodeSettings, target: EncodeTarget, frames: number): FrameSink {
   const encoder = new FrameEncoder(encodeArgs(settings, target, frames));
-  const stream = matroskaFrameStream(frameImageFormat(settings.format), settings.fps, settings.width, settings.height);
+  const captured = settings.capturedSize ?? settings;
+  const stream = matroskaFrameStream(frameImageFormat(settings.format), settings.fps, captured.width, captured.height);
   let next = 0;
   let last: Buffer | undefined;
   const send = (index: number, image: Buffer) => {

@@ -16,8 +16,9 @@ export function tempoFactors(rate: number): number[] {
   return factors.filter((factor) => Math.abs(factor - 1) > 1e-9);
 }
 
+/** A format's audio encoder; the plan mixes audio for a format with sound only. */
 function codecArgs(format: OutputFormat): string[] {
-  const { codec, bitrate, file } = FORMAT_TABLE[format].audio;
+  const { codec, bitrate, file } = FORMAT_TABLE[format].audio!;
   // A bare AAC file (beside a png-sequence's frames) is ADTS; the others are muxed later.
   return ["-c:a", codec, "-b:a", bitrate, ...(file.endsWith(".aac") ? ["-f", "adts"] : [])];
 }

@@ -1,8 +1,9 @@
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile } from "node:fs/promises";
 import { extname, join } from "node:path";
 import type { OutputFormat } from "@compose/core";
 import { concatArgs, muxArgs } from "./join-args.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
+import { writeConcatList } from "./concat-list.js";
 
 /**
  * Turns encoded video parts (in frame order, each starting on its own keyframe) and the mixed
@@ -20,8 +21,7 @@ export async function joinVideo(
 ): Promise<void> {
   let video = parts[0]!;
   if (parts.length > 1) {
-    const listFile = join(scratch, "parts.txt");
-    await writeFile(listFile, parts.map((file) => `file '${file.replaceAll("'", "'\\''")}'`).join("\n") + "\n");
+    const listFile = await writeConcatList(parts, scratch);
     video = audioFile ? join(scratch, `joined${extname(output)}`) : output;
     await runFfmpeg(concatArgs(listFile, format, video), signal);
   }

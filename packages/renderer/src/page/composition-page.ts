@@ -15,8 +15,11 @@ import { runtimeSource } from "./runtime-source.js";
 
 export interface CompositionPageOptions {
   url: string;
+  /** The viewport, in CSS pixels: the composition's size. */
   width: number;
   height: number;
+  /** Device pixels per CSS pixel the page is drawn at; its browser must be launched with the same (LaunchOptions). */
+  deviceScaleFactor: number;
   transparent: boolean;
   captureMode: CaptureMode;
   boot: ComposeBootConfig;
@@ -165,7 +168,7 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
   await watch.send("Emulation.setDeviceMetricsOverride", {
     width: options.width,
     height: options.height,
-    deviceScaleFactor: 1,
+    deviceScaleFactor: options.deviceScaleFactor,
     mobile: false,
   });
   if (options.transparent) {

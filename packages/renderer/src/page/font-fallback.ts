@@ -69,7 +69,9 @@ export async function findFontFallbacks(cdp: CDPSession): Promise<FontFallback[]
   await cdp.send("DOM.enable");
   await cdp.send("CSS.enable");
   try {
-    await cdp.send("DOM.getDocument", { depth: -1, pierce: true });
+    // The root only: DOM.requestNode sends the path to each node it is asked for. The whole tree
+    // (depth -1) of deeply nested sub-compositions is deeper than the protocol can encode.
+    await cdp.send("DOM.getDocument", { depth: 0 });
     const { result: usesValue } = await cdp.send("Runtime.callFunctionOn", { objectId: result.objectId, functionDeclaration: "function () { return this.uses; }", returnByValue: true });
     const uses = usesValue.value as Array<{ family: string; documentUrl: string; loaded: string[] }>;
     const { result: elementsArray } = await cdp.send("Runtime.callFunctionOn", { objectId: result.objectId, functionDeclaration: "function () { return this.elements; }" });

@@ -40,6 +40,8 @@ export interface LaunchOptions {
   proxy?: string;
   /** The fontconfig file the browser finds fonts through (defaultFontconfig), whatever the system's is. */
   fontconfigFile?: string;
+  /** Device pixels per CSS pixel every page is drawn at (drawnScale); 1 when absent. */
+  deviceScaleFactor?: number;
 }
 
 /** Flags that keep a headless browser quiet on a machine with no network beyond localhost. */
@@ -84,6 +86,8 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
   if (options.beginFrameControl) args.push(...BEGIN_FRAME_FLAGS);
   if (!options.gpu) args.push("--disable-gpu");
   if (options.proxy) args.push(`--proxy-server=${options.proxy}`, "--proxy-bypass-list=<-loopback>");
+  // The display's own factor: what a BeginFrame screenshot is drawn at (page/device-scale.ts).
+  if (options.deviceScaleFactor !== undefined && options.deviceScaleFactor !== 1) args.push(`--force-device-scale-factor=${options.deviceScaleFactor}`);
   const executablePath = findBrowserExecutable();
   // Our own profile directory, named after this process, so a later start removes it if we are killed.
   const userDataDir = await ownedTempDir(tmpdir(), BROWSER_TEMP);

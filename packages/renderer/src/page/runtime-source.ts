@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { runtimeBootCall as bootCall } from "@compose/core";
 import type { ComposeBootConfig } from "@compose/runtime";
 
 let bundle: string | undefined;
@@ -11,9 +12,7 @@ export function runtimeBundle(): string {
 }
 
 /** The boot call that installs the runtime with `config`, safe inside an HTML <script> element too. */
-export function runtimeBootCall(config: ComposeBootConfig): string {
-  return `;window.__composeBoot(${JSON.stringify(config).replaceAll("<", "\\u003c")});`;
-}
+export const runtimeBootCall: (config: ComposeBootConfig) => string = bootCall;
 
 /** The page runtime followed by its boot call, ready for evaluateOnNewDocument. */
 export function runtimeSource(config: ComposeBootConfig): string {

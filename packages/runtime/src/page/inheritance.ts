@@ -1,3 +1,4 @@
+import { FRAME_SCRIPT_ATTRIBUTE } from "@compose/core";
 import { applyInheritedStyle, type InheritedStyle } from "./frame-styles.js";
 import { CSS_URL, readableRules } from "./style-rules.js";
 
@@ -42,12 +43,6 @@ const INHERITED_PROPERTIES = [
   "word-spacing",
 ];
 
-/**
- * The <script> that brought the runtime into this frame, when a page injects it as one (the
- * preview does): not a library of the host, since every instance frame gets its own runtime.
- */
-const runtimeScript = document.currentScript;
-
 /** What this frame received from its own host; a nested instance inherits it too. */
 let received: Inheritance | undefined;
 
@@ -65,7 +60,7 @@ function ownLibraries(): Promise<Library[]> {
 }
 
 async function loadOwnLibraries(): Promise<Library[]> {
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>("script[src]")).filter((script) => script.type !== "module" && script !== runtimeScript);
+  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[src]:not([${FRAME_SCRIPT_ATTRIBUTE}])`)).filter((script) => script.type !== "module");
   // The page loaded them already; force-cache takes the browser's copy when it kept one.
   const libraries = await Promise.all(
     scripts.map(async (script): Promise<Library | undefined> => {

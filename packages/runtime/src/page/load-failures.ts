@@ -1,4 +1,5 @@
 import type { LoadFailure } from "../api.js";
+import { documentUrl } from "./document-url.js";
 import { projectPath } from "./page-errors.js";
 import { CSS_URL, readableRules } from "./style-rules.js";
 
@@ -24,7 +25,7 @@ function announce(): void {
 function styleReference(url: string): { written: string; document: string; font: boolean } | undefined {
   for (const { rule, base, href } of readableRules()) {
     for (const [, , written] of rule.cssText.matchAll(CSS_URL)) {
-      if (new URL(written!, base).href === url) return { written: written!, document: projectPath(href ?? location.href), font: rule instanceof CSSFontFaceRule };
+      if (new URL(written!, base).href === url) return { written: written!, document: projectPath(href ?? documentUrl()), font: rule instanceof CSSFontFaceRule };
     }
   }
   return undefined;
@@ -42,7 +43,7 @@ function watchStyleImages(add: (failure: LoadFailure) => void): void {
       if (entry.initiatorType !== "css" || (entry.responseStatus ?? 0) < 400) continue;
       const reference = styleReference(entry.name);
       if (reference?.font) continue;
-      add({ type: "image", url: projectPath(entry.name), written: reference?.written ?? projectPath(entry.name), document: reference?.document ?? projectPath(location.href) });
+      add({ type: "image", url: projectPath(entry.name), written: reference?.written ?? projectPath(entry.name), document: reference?.document ?? projectPath(documentUrl()) });
     }
   });
   observer.observe({ type: "resource", buffered: true });
@@ -58,7 +59,7 @@ function watchFetch(add: (failure: LoadFailure) => void): void {
     const written = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const report = () => {
       const url = URL.canParse(written, document.baseURI) ? projectPath(new URL(written, document.baseURI).href) : written;
-      add({ type: "fetch", url, written, document: projectPath(location.href) });
+      add({ type: "fetch", url, written, document: projectPath(documentUrl()) });
     };
     const answer = pageFetch.call(this, input, init);
     answer.then(
@@ -98,14 +99,14 @@ export function collectLoadFailures(): readonly LoadFailure[] {
         type: TYPE[target.tagName] ?? "other",
         url: projectPath(new URL(written, document.baseURI).href),
         written,
-        document: projectPath(location.href),
+        document: projectPath(documentUrl()),
       });
     },
     true,
   );
   document.fonts?.addEventListener("loadingerror", (event) => {
     for (const face of (event as FontFaceSetLoadEvent).fontfaces) {
-      add({ type: "font", url: `font-family ${face.family}`, written: face.family.replace(/^["']|["']$/g, ""), document: projectPath(location.href) });
+      add({ type: "font", url: `font-family ${face.family}`, written: face.family.replace(/^["']|["']$/g, ""), document: projectPath(documentUrl()) });
     }
   });
   return failures;

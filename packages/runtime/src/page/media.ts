@@ -16,6 +16,8 @@ interface VideoFrames {
 }
 
 const managedVideos = new Map<HTMLVideoElement, VideoFrames>();
+/** Videos that show their own source, seeked to their local time (MediaPlan.seekSource). */
+const seekedVideos = new Set<HTMLVideoElement>();
 
 function ownMedia(): HTMLMediaElement[] {
   const root = findCompositionRoot();
@@ -112,7 +114,14 @@ function applyPlan(element: HTMLMediaElement | undefined, plan: MediaPlan): void
   if (plan.naturalDuration !== undefined && !element.hasAttribute("data-duration")) {
     element.setAttribute("data-duration", String(plan.naturalDuration));
   }
-  if (!(element instanceof HTMLVideoElement) || !plan.frames) return;
+  if (!(element instanceof HTMLVideoElement)) return;
+  if (plan.seekSource) {
+    element.autoplay = false;
+    element.pause();
+    seekedVideos.add(element);
+    return;
+  }
+  if (!plan.frames) return;
   // The source is not played: the renderer's frames are drawn through the poster, which keeps
   // the element's CSS box and object-fit.
   element.setAttribute("data-compose-src", mediaSource(element));
@@ -133,11 +142,32 @@ async function decoded(url: string): Promise<void> {
   await image.decode().catch(() => undefined);
 }
 
-/** Shows, in each visible video, the extracted frame for its local time. */
+/** Seeks a video to `time` in its source and waits until it shows it (or cannot). */
+function seekSource(video: HTMLVideoElement, time: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      video.removeEventListener("seeked", done);
+      video.removeEventListener("error", done);
+      resolve();
+    };
+    video.addEventListener("seeked", done);
+    video.addEventListener("error", done);
+    video.currentTime = time;
+  });
+}
+
+/** Shows, in each visible video, the extracted frame for its local time, or its own source seeked there. */
 export async function showVideoFrames(clips: readonly TimedElement[], t: number): Promise<void> {
-  if (managedVideos.size === 0) return;
+  if (managedVideos.size === 0 && seekedVideos.size === 0) return;
   const updates: Promise<void>[] = [];
   for (const { element, timing } of clips) {
+    if (seekedVideos.has(element as HTMLVideoElement) && timing) {
+      const video = element as HTMLVideoElement;
+      const { mediaStart, playbackRate } = describeOwn(video, 0, timing);
+      const time = mediaStart + Math.max(0, t - timing.start) * playbackRate;
+      if (video.error === null && Math.abs(video.currentTime - time) > 1e-4) updates.push(seekSource(video, time));
+      continue;
+    }
     const frames = managedVideos.get(element as HTMLVideoElement);
     if (!frames || !timing) continue;
     const index = Math.min(frames.count - 1, Math.max(0, Math.round((t - timing.start) * frames.fps)));

@@ -1,4 +1,5 @@
 import type { PageError } from "../api.js";
+import { documentUrl } from "./document-url.js";
 
 /**
  * Collects uncaught errors and unhandled rejections of the page's scripts, from injection on, so
@@ -12,7 +13,8 @@ export function collectPageErrors(): readonly PageError[] {
     errors.push({
       kind: "error",
       message: event.message,
-      source: projectPath(event.filename),
+      // An inline script of a written document is named by the document's file, as when it is served.
+      source: projectPath(event.filename === location.href ? documentUrl() : event.filename),
       line: event.lineno,
       column: event.colno,
       ...stackOf(event.error),
@@ -34,7 +36,8 @@ export function collectPageErrors(): readonly PageError[] {
 
 /** A script of the project is named by its path in the project, as its author knows it. */
 export function projectPath(url: string): string {
-  const origin = `${window.location.origin}/`;
+  // The file's origin: a written document's location is about:srcdoc, whose origin reads "null".
+  const origin = `${new URL(documentUrl()).origin}/`;
   if (!url.startsWith(origin)) return url;
   const path = url.slice(origin.length).split(/[?#]/)[0]!;
   try {

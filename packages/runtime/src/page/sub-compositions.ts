@@ -1,6 +1,9 @@
+import { writtenDocument } from "@compose/core";
 import type { ComposeApi, CompositionInfo } from "../api.js";
 import { findCompositionRoot } from "./composition-root.js";
+import { documentUrl, isWrittenDocument } from "./document-url.js";
 import { inheritanceFor, offerInheritance } from "./inheritance.js";
+import { RUNTIME_SCRIPT } from "./runtime-script.js";
 import type { TimedElement } from "./timed-elements.js";
 
 /** The element that embeds another composition file. */
@@ -44,11 +47,15 @@ function withoutHash(url: string): string {
   return url.split("#")[0]!;
 }
 
-/** This frame's URL and its ancestors', top first: a file that appears among them is a cycle. */
+/** This frame's file and its ancestors', top first, up to the first frame of another origin: a file that appears among them is a cycle. */
 function frameChain(): string[] {
   const chain: string[] = [];
   for (let current: Window = window; ; current = current.parent) {
-    chain.unshift(withoutHash(current.location.href));
+    try {
+      chain.unshift(documentUrl(current));
+    } catch {
+      return chain;
+    }
     if (current === current.parent) return chain;
   }
 }
@@ -57,17 +64,30 @@ function fileName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
 }
 
-async function checkSource(host: Element, url: string): Promise<void> {
+/**
+ * Points `frame` at the instance's file, checked first: a file among the frames above this one is
+ * a cycle, a file that does not answer is not found. A frame whose document was written in has no
+ * server that puts the runtime into its files: the instance's document is written in too.
+ */
+async function loadSource(frame: HTMLIFrameElement, host: Element, url: string): Promise<void> {
   const chain = frameChain();
   if (chain.includes(url)) {
     const files = [...chain.slice(chain.indexOf(url)), url].map(fileName).join(" -> ");
     throw new Error(`sub-composition cycle: ${files}`);
   }
-  const response = await fetch(url, { method: "HEAD" }).catch(() => undefined);
+  const written = isWrittenDocument();
+  const response = await fetch(url, { method: written ? "GET" : "HEAD" }).catch(() => undefined);
   if (!response?.ok) {
     const src = host.getAttribute("data-composition-src");
     throw new Error(`sub-composition "${hostName(host)}": ${src} was not found (${response ? `HTTP ${response.status}` : "no response"})`);
   }
+  if (!written) {
+    frame.src = url;
+    return;
+  }
+  const runtimeUrl = RUNTIME_SCRIPT instanceof HTMLScriptElement ? RUNTIME_SCRIPT.src : "";
+  if (!runtimeUrl) throw new Error(`sub-composition "${hostName(host)}": the compose runtime of a written document must come from a <script src> to be written into its instances`);
+  frame.srcdoc = writtenDocument(await response.text(), url, runtimeUrl, {});
 }
 
 function loadFrame(frame: HTMLIFrameElement): Promise<void> {
@@ -85,7 +105,6 @@ const FRAME_STYLE = "display:block;border:0;margin:0;padding:0;background:transp
  */
 async function mountInstance(host: Element, replacing?: HTMLIFrameElement): Promise<Instance> {
   const url = withoutHash(new URL(host.getAttribute("data-composition-src")!, document.baseURI).href);
-  await checkSource(host, url);
   const id = host.getAttribute("data-composition-id");
   if (id !== null && Object.hasOwn(givenValues, id)) host.setAttribute("data-variable-values", JSON.stringify(givenValues[id]));
   const frame = document.createElement("iframe");
@@ -93,8 +112,8 @@ async function mountInstance(host: Element, replacing?: HTMLIFrameElement): Prom
   frame.setAttribute("scrolling", "no");
   frame.style.cssText = replacing ? `${FRAME_STYLE}position:absolute;visibility:hidden;` : FRAME_STYLE;
   offerInheritance(frame, await inheritanceFor(host));
+  await loadSource(frame, host, url);
   const loaded = loadFrame(frame);
-  frame.src = url;
   host.appendChild(frame);
   await loaded;
   const api = (frame.contentWindow as (Window & { __compose?: ComposeApi }) | null)?.__compose;

@@ -23,6 +23,8 @@ export class WebAnimationSync {
   // Kept strongly: an animation past its end stops appearing in document.getAnimations(), but
   // must still be found to be seeked back.
   readonly #managed = new Map<Animation, VirtualPlayback>();
+  /** The document timeline's time (wall clock) when the runtime last looked for new animations. */
+  #lookedAt = 0;
 
   constructor(clock: VirtualClock) {
     this.#clock = clock;
@@ -34,6 +36,7 @@ export class WebAnimationSync {
    * adopting it no later than that frame loses no wall-clock time.
    */
   install(): void {
+    this.#lookedAt = Number(document.timeline.currentTime ?? 0);
     this.#clock.onBeforeChange(() => this.adopt());
     const adoptEachFrame = (): void => {
       this.adopt();
@@ -42,19 +45,28 @@ export class WebAnimationSync {
     nativeRequestAnimationFrame(adoptEachFrame);
   }
 
-  /** Takes over the animations created since the last call; they were born at the clock's now. */
+  /**
+   * Takes over the animations created since the last call; they were born at the clock's now. One
+   * the browser already started (firefox-esr starts an animation at a paint that may come before
+   * the runtime's next look) has moved on the wall clock since it started, at the earliest at the
+   * last look: that time is taken off, leaving the current time its author gave it.
+   */
   adopt(): void {
     const now = this.#clock.now();
+    const wallNow = Number(document.timeline.currentTime ?? 0);
     for (const animation of document.getAnimations()) {
       if (this.#managed.has(animation) || animation.timeline !== document.timeline) continue;
       if (animation.playState === "paused" || animation.playState === "idle") continue;
+      const started = animation.pending || animation.startTime === null ? undefined : Math.max(this.#lookedAt, Number(animation.startTime));
+      const moved = started === undefined ? 0 : Math.max(0, wallNow - started) * animation.playbackRate;
       this.#managed.set(animation, {
         birth: now,
-        offset: Number(animation.currentTime ?? 0),
+        offset: Number(animation.currentTime ?? 0) - moved,
         rate: animation.playbackRate,
       });
       animation.pause();
     }
+    this.#lookedAt = wallNow;
   }
 
   /**

@@ -25,7 +25,3 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   node.append(...children);
   return node;
 }
-
-export function errorText(error: unknown): string {
-  return (error as { message?: unknown } | null)?.message !== undefined ? String((error as { message: unknown }).message) : String(error);
-}

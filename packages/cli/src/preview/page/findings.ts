@@ -2,7 +2,9 @@
 import { plural } from "@compose/core";
 import { app } from "./app-state.js";
 import type { LoadFailure } from "@compose/runtime";
-import { $, element, errorText } from "./dom.js";
+import { errorText } from "@compose/player/core";
+import { $, element } from "./dom.js";
+import { player } from "./viewer.js";
 
 export function showLint(): void {
   const lint = app.lint;
@@ -22,12 +24,12 @@ export function showLint(): void {
 }
 
 export function showFrameErrors(): void {
-  const failures = app.pageApi?.loadFailures ?? [];
+  const failures = player.pageApi?.loadFailures ?? [];
   // A script that did not load leaves what it defines undefined: the errors that follow name it.
   const failedScripts = failures.filter((failure) => failure.type === "script").map((failure) => failure.url);
   const after = failedScripts.length > 0 ? ` (after script ${failedScripts.join(", ")} failed to load)` : "";
-  const errors = [...app.frameErrors];
-  for (const error of app.pageApi?.errors ?? []) {
+  const errors = player.problems.map((problem) => problem.message);
+  for (const error of player.pageApi?.errors ?? []) {
     const where = error.source ? ` (${error.source}:${error.line}:${error.column})` : "";
     errors.push(`${error.kind === "unhandledrejection" ? "unhandled rejection" : "error"}: ${error.message}${where}${after}`);
   }

@@ -2,38 +2,32 @@
 //
 // The composition runs in an iframe whose HTML the server sends with the page runtime as its first
 // script (the same bundle and boot call render injects), booted with the variables chosen here.
-import { app, frameTime } from "./app-state.js";
-import { $, $input, $select, errorText } from "./dom.js";
+import { errorText } from "@compose/player/core";
+import { $, $input, $select } from "./dom.js";
 import { setStatus, showFrameErrors } from "./findings.js";
 import { bindProject, listenForChanges, refresh, showProject } from "./project.js";
 import { bindRenderPanel, updateCommand } from "./render-panel.js";
 import { bindTimeline, zoomBy } from "./timeline.js";
 import { buildVariablesPanel, resetValues, scheduleApply } from "./variables-panel.js";
-import { fitStage, requestReload, seekTo, setPlaying, updateTiming } from "./viewer.js";
+import { bindViewer, fitStage, player, seekTo, setPlaying } from "./viewer.js";
 
 function bindTransport(): void {
-  $("play").addEventListener("click", () => setPlaying(!app.playing));
+  $("play").addEventListener("click", () => setPlaying(!player.playing));
   $("prev-frame").addEventListener("click", () => {
     setPlaying(false);
-    seekTo(app.target - 1);
+    seekTo(player.target - 1);
   });
   $("next-frame").addEventListener("click", () => {
     setPlaying(false);
-    seekTo(app.target + 1);
+    seekTo(player.target + 1);
   });
   $("scrubber").addEventListener("input", () => {
     setPlaying(false);
     seekTo(Number($input("scrubber").value));
   });
   $("fps").addEventListener("change", () => {
-    // Keep the time, not the frame number.
-    const time = frameTime(app.target);
-    app.fps = Number($select("fps").value);
-    updateTiming();
-    // History is played once per frame, so another frame rate is another history; video frames
-    // are extracted at the frame rate.
-    if (app.needsHistory || app.media.length > 0) requestReload();
-    seekTo(Math.round(time * app.fps));
+    // Keeps the time, not the frame number; a composition with history or video frames loads again at the new rate.
+    player.setFps(Number($select("fps").value));
     updateCommand();
   });
   new ResizeObserver(fitStage).observe($("viewport"));
@@ -56,11 +50,11 @@ function bindKeyboard(): void {
     const target = event.target;
     const typing = target instanceof HTMLElement && target.closest("input, select, textarea, button") !== null;
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.key === " ") setPlaying(!app.playing);
-    else if (event.key === "ArrowLeft") seekTo(app.target - (event.shiftKey ? app.fps : 1));
-    else if (event.key === "ArrowRight") seekTo(app.target + (event.shiftKey ? app.fps : 1));
+    if (event.key === " ") setPlaying(!player.playing);
+    else if (event.key === "ArrowLeft") seekTo(player.target - (event.shiftKey ? player.fps : 1));
+    else if (event.key === "ArrowRight") seekTo(player.target + (event.shiftKey ? player.fps : 1));
     else if (event.key === "Home") seekTo(0);
-    else if (event.key === "End") seekTo(app.totalFrames - 1);
+    else if (event.key === "End") seekTo(player.totalFrames - 1);
     else if (event.key === "+" || event.key === "=") zoomBy(1);
     else if (event.key === "-") zoomBy(-1);
     else return;
@@ -72,6 +66,7 @@ async function start(): Promise<void> {
   // The runtime of every composition frame announces each load failure it finds, even one after
   // the frame was shown (a background image, a late fetch), on every window above it.
   window.addEventListener("compose:loadfailure", () => showFrameErrors());
+  bindViewer();
   bindTransport();
   bindVariables();
   bindKeyboard();

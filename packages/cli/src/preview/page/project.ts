@@ -2,13 +2,14 @@
 // pick another from, and reloading when a file changes.
 import type { PreviewLint, PreviewState } from "../preview-state.js";
 import { app } from "./app-state.js";
-import { $, $select, element, errorText } from "./dom.js";
+import { errorText } from "@compose/player/core";
+import { $, $select, element } from "./dom.js";
 import { setStatus, showLint } from "./findings.js";
 import { buildRenderPanel, updateCommand } from "./render-panel.js";
 import { resetTimeline } from "./timeline.js";
 import { adoptDeclarations } from "./values.js";
 import { buildVariablesPanel, resetInstanceValues } from "./variables-panel.js";
-import { fitStage, requestReload, updateTiming, whenIdle } from "./viewer.js";
+import { fitStage, player, requestReload } from "./viewer.js";
 
 /** The composition this tab shows, kept in its URL (`?composition=scenes/intro.html`); "" for the one compose preview was given. */
 export function chosenComposition(): string {
@@ -28,7 +29,7 @@ let lintRequests = 0;
 /** Lint is asked for once the frame shows, so it never delays it; only the answer to the latest request is shown. */
 async function refreshLint(): Promise<void> {
   const request = ++lintRequests;
-  await whenIdle();
+  await player.whenIdle();
   if (request !== lintRequests) return;
   let lint: PreviewLint;
   try {
@@ -53,18 +54,11 @@ export async function refresh(): Promise<void> {
   const { id } = state.composition;
   $("composition-name").textContent = `${id ?? "(no composition element)"} — ${state.entry.file}`;
   document.title = `${id ?? state.entry.file} — compose preview`;
-  if (app.duration === undefined) {
-    app.duration = state.composition.duration;
-    updateTiming();
-  }
   if (previous && previous.entry.url !== state.entry.url) {
     // Another composition: its own duration, timeline and frames.
-    app.duration = state.composition.duration;
-    app.target = 0;
-    app.needsHistory = false;
     resetTimeline();
-    updateTiming();
-  }
+    player.startOver(state.composition.duration);
+  } else if (player.duration === undefined) player.setDuration(state.composition.duration);
   buildCompositionPicker(state);
   fitStage();
   buildRenderPanel();

@@ -2,11 +2,13 @@
 // back; and the matching `compose render` command to copy.
 import { plural } from "@compose/core";
 import type { JobEvent } from "@compose/producer";
-import { app, RENDER_DEFAULT_FPS } from "./app-state.js";
-import { $, $input, $select, element, errorText } from "./dom.js";
+import { DEFAULT_FPS, errorText } from "@compose/player/core";
+import { app } from "./app-state.js";
+import { $, $input, $select, element } from "./dom.js";
 import { chosenComposition } from "./project.js";
 import { renderCommand } from "./values.js";
 import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
+import { player } from "./viewer.js";
 
 type PanelState = "running" | "refused" | "finished" | "failed" | "cancelled";
 
@@ -28,6 +30,24 @@ export function buildRenderPanel(): void {
   fillSelect($select("render-format"), choices.formats, choices.defaults.format);
   fillSelect($select("render-quality"), choices.qualities, choices.defaults.quality);
   fillSelect($select("render-fps"), choices.fps, choices.defaults.fps);
+  const scale = $input("render-scale");
+  if (scale.value === "") scale.value = String(choices.defaults.scale);
+}
+
+/** Shows the finished output at `url`: an image format (gif) in the image, the others in the video. */
+function showResult(format: string, url: string): void {
+  const image = app.state?.renderChoices.imageFormats.includes(format) ?? false;
+  const video = $<HTMLVideoElement>("render-video");
+  const picture = $<HTMLImageElement>("render-image");
+  video.hidden = image;
+  picture.hidden = !image;
+  if (image) {
+    video.removeAttribute("src");
+    picture.src = url;
+  } else {
+    picture.removeAttribute("src");
+    video.src = url;
+  }
 }
 
 function renderMessage(kind: string, code: string, message: string): void {
@@ -40,9 +60,9 @@ function setRendering(running: boolean): void {
   $("render-panel").dataset.state = running ? "running" : (render.state ?? "idle");
 }
 
-/** Whole numbers as numbers, the rest as typed: the server's schema names what is allowed. */
+/** Numbers (2, 0.5) as numbers, the rest as typed: the server's schema names what is allowed. */
 export function optionValue(text: string): string | number {
-  return /^-?\d+$/.test(text.trim()) ? Number(text) : text.trim();
+  return /^-?(\d+\.?\d*|\.\d+)$/.test(text.trim()) ? Number(text) : text.trim();
 }
 
 async function startRender(): Promise<void> {
@@ -51,6 +71,7 @@ async function startRender(): Promise<void> {
     format: $select("render-format").value,
     quality: $select("render-quality").value,
     fps: optionValue($select("render-fps").value),
+    scale: optionValue($input("render-scale").value),
     workers: optionValue($input("render-workers").value),
     allowMissingAssets: $input("render-allow-missing").checked,
     variables: pageChangedValues(),
@@ -105,7 +126,7 @@ const SHOW_EVENT: { [Type in PreviewEvent["type"]]: (event: Extract<PreviewEvent
     $<HTMLProgressElement>("render-progress").value = 100;
     const megabytes = (event.sizeBytes / 1e6).toFixed(2);
     $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
-    $<HTMLVideoElement>("render-video").src = `${event.output}?t=${Date.now()}`;
+    showResult(event.format, `${event.output}?t=${Date.now()}`);
     const link = $<HTMLAnchorElement>("render-link");
     link.href = event.output;
     link.download = event.output.split("/").pop() ?? "";
@@ -135,7 +156,7 @@ async function cancelRender(): Promise<void> {
 
 function pageRenderCommand(): string {
   if (!app.state) return "";
-  const command = renderCommand(app.state.renderCommand, app.fps, RENDER_DEFAULT_FPS, pageChangedValues());
+  const command = renderCommand(app.state.renderCommand, player.fps, DEFAULT_FPS, pageChangedValues());
   return $input("render-allow-missing").checked ? `${command} --allow-missing-assets` : command;
 }
 

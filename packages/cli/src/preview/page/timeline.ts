@@ -1,12 +1,10 @@
 // The timeline panel: one lane per track, clips to scale, instances that unfold, a playhead;
 // click or drag to seek.
 import type { TimelineEntry } from "@compose/runtime";
-import { app, frameTime } from "./app-state.js";
 import { $, $input, element } from "./dom.js";
 import type { AnimationSegment } from "./animations.js";
 import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
-import { isMuted, setMuted } from "./sound.js";
-import { seekTo, setPlaying } from "./viewer.js";
+import { player, seekTo, setPlaying } from "./viewer.js";
 import { waveformCanvas } from "./waveform.js";
 
 /** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
@@ -69,7 +67,7 @@ function sourcePath(src: string): string {
 /** Pixels per second: the whole composition fits the panel at zoom 0; each zoom step doubles. */
 function timelineScale(): number {
   const available = $("timeline-scroll").clientWidth - LABEL_WIDTH - 32;
-  const fit = Math.max(8, available / Math.max(app.duration ?? 1, 1 / app.fps));
+  const fit = Math.max(8, available / Math.max(player.duration ?? 1, 1 / player.fps));
   return fit * 2 ** Number($input("zoom").value);
 }
 
@@ -104,14 +102,14 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
     });
     clip.append(toggle);
   }
-  const media = entry.kind === "audio" || entry.kind === "video" ? app.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible) : undefined;
+  const media = entry.kind === "audio" || entry.kind === "video" ? player.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible) : undefined;
   if (media) {
     clip.append(waveformCanvas(media, length * scale, length));
     clip.dataset.mediaKey = media.key;
     clip.dataset.playing = "false";
-    const mute = element("button", { type: "button", class: "mute", "aria-pressed": String(isMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` }, isMuted(media.key) ? "🔇" : "🔊");
+    const mute = element("button", { type: "button", class: "mute", "aria-pressed": String(player.isSoundMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` }, player.isSoundMuted(media.key) ? "🔇" : "🔊");
     mute.addEventListener("click", () => {
-      setMuted(media.key, !isMuted(media.key));
+      player.setSoundMuted(media.key, !player.isSoundMuted(media.key));
       drawTimeline();
     });
     clip.append(mute);
@@ -123,7 +121,7 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
 export function drawTimeline(): void {
   // Redrawing replaces the clips: an expander that had the focus keeps it.
   const focusedKey = (document.activeElement?.closest(".clip") as HTMLElement | null | undefined)?.dataset.key;
-  const duration = app.duration ?? 0;
+  const duration = player.duration ?? 0;
   const scale = timelineScale();
   timeline.scale = scale;
   $("timeline").style.setProperty("--label-width", `${LABEL_WIDTH}px`);
@@ -152,16 +150,22 @@ export function drawTimeline(): void {
 }
 
 export function movePlayhead(): void {
-  $("playhead").style.left = `${LABEL_WIDTH + frameTime(app.target) * timeline.scale}px`;
-  $("timeline").setAttribute("aria-valuemax", String(app.totalFrames - 1));
-  $("timeline").setAttribute("aria-valuenow", String(app.target));
-  $("timeline").setAttribute("aria-valuetext", `frame ${app.target}, ${frameTime(app.target).toFixed(3)} s`);
+  const { target } = player;
+  $("playhead").style.left = `${LABEL_WIDTH + player.frameTime(target) * timeline.scale}px`;
+  $("timeline").setAttribute("aria-valuemax", String(player.totalFrames - 1));
+  $("timeline").setAttribute("aria-valuenow", String(target));
+  $("timeline").setAttribute("aria-valuetext", `frame ${target}, ${player.frameTime(target).toFixed(3)} s`);
+}
+
+/** Marks the timeline clip of each sound with whether it is playing now. */
+export function showPlaying(heard: ReadonlySet<string>): void {
+  for (const clip of document.querySelectorAll<HTMLElement>(".clip[data-media-key]")) clip.dataset.playing = String(heard.has(clip.dataset.mediaKey!));
 }
 
 /** The frame under a pointer on the timeline. */
 function frameAt(clientX: number): number {
   const x = clientX - $("timeline").getBoundingClientRect().left - LABEL_WIDTH;
-  return Math.round((Math.max(0, x) / timeline.scale) * app.fps);
+  return Math.round((Math.max(0, x) / timeline.scale) * player.fps);
 }
 
 export function setZoom(value: number): void {

@@ -5,7 +5,7 @@ import { $, element } from "./dom.js";
 import { cellValue, parseRecordList, recordColumns, type RecordRow } from "./record-list.js";
 import { updateCommand } from "./render-panel.js";
 import { bootConfig, type BootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
-import { requestReload, updatePending } from "./viewer.js";
+import { player, requestReload, updatePending } from "./viewer.js";
 
 /**
  * Where a widget's value lives: the top-level composition's values (the boot config's), or one
@@ -67,7 +67,7 @@ export function scheduleApply(): void {
   clearTimeout(app.applyTimer);
   app.applyTimer = setTimeout(() => {
     app.applyTimer = undefined;
-    if (JSON.stringify(currentBootConfig()) !== app.loadedConfig) requestReload();
+    if (JSON.stringify(currentBootConfig()) !== player.loadedConfig) requestReload();
     updatePending();
   });
   updatePending();

@@ -1,3 +1,6 @@
+import { FORMAT_TABLE } from "../../formats/format-table.js";
+import { OUTPUT_FORMATS } from "../../options/option-declarations.js";
+import { listed } from "../../text/listed.js";
 import { quote } from "../../text/quote.js";
 import type { LintRule } from "./rule.js";
 
@@ -10,8 +13,16 @@ export function noDurationMessage(id: string | undefined): string {
   return `composition ${quote(id ?? "")} has no known duration: set data-duration on the composition element or on its clips, or register a GSAP timeline in window.__timelines`;
 }
 
-export function oddSizeMessage(id: string | undefined, width: number, height: number): string {
-  return `composition ${quote(id ?? "")} is ${width}x${height}: mp4 and webm need an even width and height, so change data-width / data-height or render with --format mov or png-sequence`;
+/**
+ * A size the 4:2:0 formats cannot take: the composition's own, or (`scaled`) the size a render
+ * draws it at, the scale option named as its user knows it.
+ */
+export function oddSizeMessage(id: string | undefined, width: number, height: number, scaled?: { option: string; factor: number }): string {
+  const even = OUTPUT_FORMATS.filter((format) => FORMAT_TABLE[format].subsampled);
+  const any = OUTPUT_FORMATS.filter((format) => !FORMAT_TABLE[format].subsampled);
+  const size = scaled ? `renders at ${width}x${height} with ${scaled.option} ${scaled.factor}` : `is ${width}x${height}`;
+  const change = scaled ? `change ${scaled.option}, data-width or data-height` : "change data-width / data-height";
+  return `composition ${quote(id ?? "")} ${size}: ${listed(even, "and")} need an even width and height, so ${change} or render with --format ${listed(any, "or")}`;
 }
 
 /**
@@ -26,7 +37,7 @@ export const checkDuration: LintRule = ({ parsed, timing, report, embeddedOnly }
   if (!mayLearnLength) report("no-duration", root.loc, noDurationMessage(root.id));
 };
 
-/** A warning, since only mp4 and webm refuse an odd size. */
+/** A warning, since only the 4:2:0 formats (mp4, webm) refuse an odd size. */
 export const checkEvenSize: LintRule = ({ parsed, report }) => {
   const root = parsed.root;
   if (root?.width === undefined || root.height === undefined) return;

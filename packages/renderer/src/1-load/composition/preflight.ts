@@ -3,10 +3,12 @@ import { refuseLintErrors, refusal } from "./lint-before-render.js";
 import type { SourceComposition } from "./read-composition.js";
 import type { RenderEvent } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
+import type { PixelSize } from "../../common/scaled-size.js";
 
-/** Everything that can be refused before a browser starts. */
+/** Everything that can be refused before a browser starts; `frames` is the size of the output's frames. */
 export async function preflight(
   composition: SourceComposition,
+  frames: PixelSize,
   options: RenderOptions,
   optionName: (field: string) => string,
   emit: (event: RenderEvent) => void,
@@ -18,7 +20,7 @@ export async function preflight(
   }
   await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets, signal });
   checkVariables(composition, options, optionName, emit);
-  checkDimensions(composition, options);
+  checkDimensions(composition, frames, options, optionName);
 }
 
 /** Malformed declarations are lint errors, refused above; what is left is the values' fit. */
@@ -32,8 +34,9 @@ function checkVariables(composition: SourceComposition, options: RenderOptions, 
   for (const issue of issues) emit({ type: "warning", code: issue.code, message: issue.message });
 }
 
-function checkDimensions(composition: SourceComposition, options: RenderOptions): void {
-  if (FORMAT_TABLE[options.format].subsampled && (composition.width % 2 !== 0 || composition.height % 2 !== 0)) {
-    throw refusal("odd-size", oddSizeMessage(composition.id, composition.width, composition.height));
-  }
+/** A 4:2:0 format takes even sizes only: the composition's own, or at a scale the size it renders at. */
+function checkDimensions(composition: SourceComposition, frames: PixelSize, options: RenderOptions, optionName: (field: string) => string): void {
+  if (!FORMAT_TABLE[options.format].subsampled || (frames.width % 2 === 0 && frames.height % 2 === 0)) return;
+  const scaled = options.scale !== 1 ? { option: optionName("scale"), factor: options.scale } : undefined;
+  throw refusal("odd-size", oddSizeMessage(composition.id, frames.width, frames.height, scaled));
 }

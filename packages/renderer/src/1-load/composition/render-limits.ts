@@ -1,5 +1,6 @@
 import { frameCount } from "@compose/core";
 import { RenderError } from "../../common/render-error.js";
+import type { PixelSize } from "../../common/scaled-size.js";
 
 // --max-memory takes a size: the CLI reads and shows it as the renderer does.
 export { formatMemorySize, MIN_MEMORY, parseMemorySize } from "../../common/memory-size.js";
@@ -8,7 +9,7 @@ export { formatMemorySize, MIN_MEMORY, parseMemorySize } from "../../common/memo
 export interface RenderLimits {
   /** Frames one render may capture. */
   maxFrames: number;
-  /** Composition width and height in pixels. */
+  /** Output width and height in pixels: the composition's at the render's scale. */
   maxWidth: number;
   maxHeight: number;
   /** Bytes of memory one page's browser may hold: script heap, typed arrays, canvases, images, the compositor's tiles. */
@@ -22,11 +23,17 @@ export function resolveLimits(limits: Partial<RenderLimits> | undefined): Render
   return { ...DEFAULT_LIMITS, ...limits };
 }
 
-export function checkSize(id: string, width: number, height: number, limits: RenderLimits): void {
-  if (width <= limits.maxWidth && height <= limits.maxHeight) return;
+/**
+ * Checks the size of the output's frames (`frames`); `composition` is its size in CSS pixels,
+ * which differs when the render is scaled (`scale` names the option as its user knows it).
+ */
+export function checkSize(id: string, composition: PixelSize, frames: PixelSize, limits: RenderLimits, scale: string): void {
+  if (frames.width <= limits.maxWidth && frames.height <= limits.maxHeight) return;
+  const scaled = frames.width !== composition.width || frames.height !== composition.height;
+  const size = scaled ? `renders at ${frames.width}x${frames.height} px (${composition.width}x${composition.height} at ${scale})` : `is ${frames.width}x${frames.height} px`;
   throw new RenderError(
     "limit-exceeded",
-    `${id} is ${width}x${height} px, over the limit of ${limits.maxWidth}x${limits.maxHeight}: make it smaller, or raise the limit with --max-width and --max-height`,
+    `${id} ${size}, over the limit of ${limits.maxWidth}x${limits.maxHeight}: make it smaller${scaled ? ", lower the scale" : ""}, or raise the limit with --max-width and --max-height`,
   );
 }
 

@@ -1,7 +1,10 @@
 import { readdir, readFile, mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { isGenericFontFamily } from "@compose/core";
 import { cachedDirectory, cacheRoot, keyOf, type CacheEntry } from "../../common/cache.js";
+import { packageFontRules, type FontFaceRule } from "../local/fontsource.js";
+import type { InstalledPackage } from "../local/npm-package.js";
 
 /** A family of the default set: the npm package it comes from, and the names that resolve to it. */
 export interface DefaultFamily {
@@ -106,6 +109,37 @@ async function packageOf(family: DefaultFamily): Promise<FontPackage> {
   }
   const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version: string };
   return { name: family.package, version, dir: dirname(manifest) };
+}
+
+/** A package of the default set by its npm name, as the local web reads packages; undefined for any other name. */
+export async function defaultFontPackage(name: string): Promise<InstalledPackage | undefined> {
+  const family = DEFAULT_FAMILIES.find((candidate) => candidate.package === name);
+  if (!family) return undefined;
+  const { version, dir } = await packageOf(family);
+  return { name, version, dir, shown: name, within: dir };
+}
+
+/** The platform names the default set draws (Arial, Segoe UI...): what CSS may name it by, besides the families' own names and the generic keywords. */
+export const DEFAULT_PLATFORM_NAMES: readonly string[] = DEFAULT_FAMILIES.flatMap(({ names }) => names.filter((name) => !isGenericFontFamily(name)));
+
+/** The family of the default set a CSS generic keyword draws with (`sans-serif`: Inter), as the render's browser is set up; undefined for any other name. */
+export function genericDefaultFamily(keyword: string): string | undefined {
+  if (!isGenericFontFamily(keyword)) return undefined;
+  return keyword.toLowerCase() === "math" ? GENERIC_FAMILIES.math : defaultFamilyFor(keyword);
+}
+
+/**
+ * The default set as web fonts, for a browser the renderer does not set up (the preview's):
+ * every face of each family, under its own name and under each of `platformNames` drawn with it.
+ * Their files are named by CDN URLs that defaultFontPackage answers.
+ */
+export async function defaultFontRules(platformNames: ReadonlySet<string>): Promise<FontFaceRule[]> {
+  const rules: FontFaceRule[] = [];
+  for (const family of DEFAULT_FAMILIES) {
+    const faces = (await packageFontRules((await defaultFontPackage(family.package))!))?.rules ?? [];
+    for (const name of [family.family, ...family.names.filter((alias) => platformNames.has(alias))]) rules.push(...faces.map((rule) => ({ ...rule, family: name })));
+  }
+  return rules;
 }
 
 /**

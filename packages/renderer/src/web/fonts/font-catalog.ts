@@ -22,12 +22,28 @@ async function styleFiles(dir: string, found: string[] = []): Promise<string[]> 
   return found;
 }
 
+/** The text of each of the project's HTML and CSS files. */
+async function* styleTexts(projectRoot: string): AsyncGenerator<string> {
+  for (const file of await styleFiles(projectRoot)) {
+    // Under the project-file rule: a FIFO, a device, a link out or a huge file is not read.
+    yield (await readProjectFile(projectRoot, relative(projectRoot, file)).catch(() => undefined))?.toString("utf8") ?? "";
+  }
+}
+
+/** Which of `names` the project's HTML and CSS files mention (case-insensitively), as written in `names`. */
+export async function namesMentioned(projectRoot: string, names: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for await (const text of styleTexts(projectRoot)) {
+    const lower = text.toLowerCase();
+    for (const name of names) if (lower.includes(name.toLowerCase())) found.add(name);
+  }
+  return found;
+}
+
 /** Families the project's own files give fonts to: @font-face rules and Google Fonts stylesheet URLs. */
 async function familiesOfFiles(projectRoot: string): Promise<string[]> {
   const families: string[] = [];
-  for (const file of await styleFiles(projectRoot)) {
-    // Under the project-file rule: a FIFO, a device, a link out or a huge file is not read.
-    const text = (await readProjectFile(projectRoot, relative(projectRoot, file)).catch(() => undefined))?.toString("utf8") ?? "";
+  for await (const text of styleTexts(projectRoot)) {
     for (const [, block] of text.matchAll(/@font-face\s*{([^}]*)}/gi)) {
       const family = /font-family\s*:\s*([^;]+)/i.exec(block!)?.[1]?.trim().replace(/^(["'])(.*)\1$/, "$2");
       if (family) families.push(family);

@@ -51,13 +51,17 @@ interface FontPackage {
 async function readFontPackage(lookup: PackageLookup, name: string): Promise<{ font?: FontPackage; problem?: FontPackageProblem }> {
   const { found: pkg, invalid } = await lookUpPackage(lookup, name);
   if (invalid) return { problem: invalid };
-  if (!pkg) return {};
+  return pkg ? fontPackageOf(pkg) : {};
+}
+
+/** The package as a font package: its metadata read, or the file that keeps it from being used. */
+async function fontPackageOf(pkg: InstalledPackage): Promise<{ font?: FontPackage; problem?: FontPackageProblem }> {
   const file = `${pkg.shown}/metadata.json`;
   const text = await readPackageFile(pkg, "metadata.json");
   if (text === undefined) return { problem: { file, problem: "is missing or cannot be read, so the package is not used" } };
   const parsed = parsePackageJson(text.toString("utf8"), metadataSchema);
   if (!("value" in parsed)) return { problem: { file, ...parsed, problem: `${parsed.problem}, so the package is not used` } };
-  return { font: { pkg, metadata: parsed.value, variable: name.startsWith(VARIABLE_SCOPE) } };
+  return { font: { pkg, metadata: parsed.value, variable: pkg.name.startsWith(VARIABLE_SCOPE) } };
 }
 
 function descriptor(block: string, name: string): string | undefined {
@@ -195,6 +199,18 @@ async function installedFontPackages(lookup: PackageLookup): Promise<InstalledFo
   return found;
 }
 
+/** Every face a font package has: each style at each weight (a variable package: each style, once). */
+function everyFace({ metadata, variable }: FontPackage): RequestedFace[] {
+  return metadata.styles.flatMap((style) => (variable ? [{ style, weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style, weight }))));
+}
+
+/** Every face of a font package (one of the two scopes), under its family's name; undefined when it cannot be used. */
+export async function packageFontRules(pkg: InstalledPackage): Promise<{ family: string; rules: FontFaceRule[] } | undefined> {
+  const { font } = await fontPackageOf(pkg);
+  const answer = font && (await rulesFromPackage(font, { family: font.metadata.family, faces: everyFace(font) }));
+  return font && answer && "rules" in answer ? { family: font.metadata.family, rules: answer.rules } : undefined;
+}
+
 /** The project's font packages: the faces they give, every package found (usable or not), and each file that keeps one of them, or a face, from being used. */
 export interface ProjectFontPackages {
   rules: FontFaceRule[];
@@ -221,12 +237,10 @@ export async function projectFontPackages(lookup: PackageLookup, options: { chec
     const { font, problem } = await readFontPackage(lookup, name);
     if (problem) problems.push(problem);
     if (!font || families.has(font.metadata.family)) continue;
-    const { metadata, variable } = font;
-    const faces: RequestedFace[] = metadata.styles.flatMap((style) => (variable ? [{ style, weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style, weight }))));
-    const answer = await rulesFromPackage(font, { family: metadata.family, faces });
+    const answer = await rulesFromPackage(font, { family: font.metadata.family, faces: everyFace(font) });
     if ("problem" in answer) problems.push(answer.problem);
     if (!("rules" in answer)) continue;
-    families.add(metadata.family);
+    families.add(font.metadata.family);
     rules.push(...answer.rules);
     if (!options.checkFontFiles) continue;
     for (const path of answer.files) {

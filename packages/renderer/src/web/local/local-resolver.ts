@@ -66,17 +66,28 @@ interface Answer {
   missingFamilies?: string[];
 }
 
+/** What a local web tells, and where it may look besides the project's packages. */
+export interface LocalWebOptions {
+  /** Told, once each, of a font file of a font package that is no font or is cut short. */
+  onFontFileProblem?: (problem: FontPackageProblem) => void;
+  /** compose's own packages, answering where the project has none of that version (the default fonts, for a browser that is not the renderer's). */
+  ownPackage?: (name: string) => Promise<InstalledPackage | undefined>;
+}
+
 /**
- * Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup finds.
- * A font file of a font package that is no font or is cut short is answered as it is (the browser
- * refuses it, and draws with another source or font), and told to `onFontFileProblem`, once.
+ * Resolves Google Fonts stylesheets and exact-version CDN files from the packages the lookup
+ * finds (and `ownPackage`'s). A font file of a font package that is no font or is cut short is
+ * answered as it is (the browser refuses it, and draws with another source or font), and told to
+ * `onFontFileProblem`, once.
  */
-export function createLocalWeb(lookup: PackageLookup, onFontFileProblem: (problem: FontPackageProblem) => void = () => undefined): LocalWeb {
+export function createLocalWeb(lookup: PackageLookup, options: LocalWebOptions = {}): LocalWeb {
   const answers = new Map<string, Promise<Answer>>();
+  const onFontFileProblem = options.onFontFileProblem ?? (() => undefined);
 
   const resolveCdn = async (file: CdnFile): Promise<Answer> => {
-    const { found: pkg, refused, invalid } = await lookUpPackage(lookup, file.name);
+    const { found: installed, refused, invalid } = await lookUpPackage(lookup, file.name);
     if (invalid) return { refused: describePackageProblem(invalid) };
+    const pkg = installed?.version === file.version ? installed : await options.ownPackage?.(file.name);
     if (!pkg || pkg.version !== file.version) return { refused };
     const found = await cdnFileBody(pkg, file);
     const problem = found && isFontPackage(pkg.name) ? fontFileProblemOf(pkg, found.path, found.body) : undefined;

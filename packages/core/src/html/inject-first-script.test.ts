@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headScriptOffset, injectFirstScript } from "./inject-runtime.js";
-import { parseBootConfig } from "./server.js";
-import { shellWord } from "./project-state.js";
+import { headScriptOffset, injectFirstScript, runtimeBootCall } from "./inject-first-script.js";
 
 const S = "<script src=/r.js></script>";
 
@@ -13,6 +11,9 @@ describe("injectFirstScript", () => {
     ["after the doctype without <html> or <head>", "<!DOCTYPE html><div data-composition-id=a></div><script>x()</script>", `<!DOCTYPE html>${S}<div`],
     ["at the start of a <template> file", "<template><div data-composition-id=card></div><script>x()</script></template>", `${S}<template>`],
     ["not inside a comment that mentions <head>", "<!-- <head> --><html><head></head></html>", `<!-- <head> --><html><head>${S}</head>`],
+    ["not inside a script that mentions <head> before any head tag", '<html><script>const a = "<head>";</script>', `<html>${S}<script>`],
+    ["not at a <header> element", "<html><header>x</header>", `<html>${S}<header>`],
+    ["after a head tag that follows comments and a doctype in any case", '<!-- a --><!DocType html>\n<!-- b -->\n<html>\n<Head data-a="x>y">\n', `<Head data-a="x>y">${S}\n`],
   ])("%s", (_, html, expected) => {
     const result = injectFirstScript(html, S);
     expect(result).toContain(expected);
@@ -30,22 +31,8 @@ describe("injectFirstScript", () => {
   });
 });
 
-describe("parseBootConfig", () => {
-  it("reads the variables of a config", () => {
-    expect(parseBootConfig('{"variables":{"a":1}}')).toEqual({ variables: { a: 1 } });
-  });
-  it.each([null, "", "not json", "[]", '{"variables":[1]}', '{"variables":null}', "{}"])("gives {} for %j", (text) => {
-    expect(parseBootConfig(text)).toEqual({});
-  });
-});
-
-describe("shellWord", () => {
-  it.each([
-    ["examples/hello", "examples/hello"],
-    ["my project", "'my project'"],
-    ["it's", "'it'\\''s'"],
-    ["/tmp/a-b_c.d", "/tmp/a-b_c.d"],
-  ])("%s -> %s", (word, expected) => {
-    expect(shellWord(word)).toBe(expected);
+describe("runtimeBootCall", () => {
+  it("boots with the config, which cannot end the script element it is written in", () => {
+    expect(runtimeBootCall({ variables: { title: "</script><b>" } })).toBe(';window.__composeBoot({"variables":{"title":"\\u003c/script>\\u003cb>"}});');
   });
 });
