@@ -53,7 +53,8 @@ export interface CliRun {
   waitForStdout(pattern: RegExp): Promise<string>;
 }
 
-function childEnv(extra: Record<string, string> | undefined, tag: string): NodeJS.ProcessEnv {
+/** The environment of a CLI run: this one's but for COMPOSE_* variables, then `extra`, then the run's tag. */
+export function childEnv(extra: Record<string, string> | undefined, tag: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith("COMPOSE_")) env[key] = value;

@@ -12,7 +12,8 @@ import { registerRender } from "./commands/render.js";
 import { registerServe } from "./commands/serve.js";
 import { registerSnapshot } from "./commands/snapshot.js";
 import { registerWorker } from "./commands/worker.js";
-import { printable } from "@compose/core";
+import { registerMcp } from "./commands/mcp.js";
+import { unexpectedErrorLine } from "./unexpected-error.js";
 import { UsageError } from "./usage-error.js";
 import { wantsJsonEvents, writeUsageFailure } from "./render/json-events.js";
 
@@ -45,6 +46,7 @@ registerBenchmark(program);
 registerServe(program);
 registerWorker(program);
 registerDocker(program);
+registerMcp(program);
 
 try {
   await program.parseAsync(process.argv);
@@ -54,9 +56,6 @@ try {
     process.stderr.write(`error: ${error.message}\n${error.details.map((detail) => `  ${detail}\n`).join("")}`);
     process.exit(2);
   }
-  // Anything else is our fault, not the user's: still one line, with a pointer for reporting it.
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${printable(message.split("\n")[0]!)} (unexpected; set COMPOSE_DEBUG=1 for details)\n`);
-  if (process.env.COMPOSE_DEBUG) console.error(error);
+  process.stderr.write(`error: ${unexpectedErrorLine(error)}\n`);
   process.exit(1);
 }

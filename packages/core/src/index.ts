@@ -1,4 +1,5 @@
 export { parseJson, MAX_JSON_DEPTH, type JsonValue, type JsonParseResult, type JsonSyntaxError } from "./json/parse-json.js";
+export { jsonSchema } from "./json/json-schema.js";
 export { createLineIndex, type LineColumn } from "./text/line-index.js";
 
 export { parseStartExpression, type StartExpression } from "./timing/start-expression.js";
@@ -58,8 +59,9 @@ export {
   type CompositionMedia,
 } from "./metadata/extract-metadata.js";
 
-export { FONT_PACKAGE_CODE, LINT_CODES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
+export { FONT_PACKAGE_CODE, LINT_CODES, LINT_SEVERITIES, PROJECT_FILE_CODE, type LintCode, type LintSeverity } from "./lint/codes.js";
 export type { FontPackageProblem, LintFinding } from "./lint/types.js";
+export { lintFindingSchema, lintOutputSchema, type LintOutput } from "./lint/lint-output.js";
 export type { EmbeddedComposition } from "./lint/rules/rule.js";
 export { rootSizeMismatchMessage, type RootSize } from "./lint/rules/root-size.js";
 export { noDurationMessage, oddSizeMessage } from "./lint/rules/render-refusals.js";
@@ -175,3 +177,13 @@ export {
   type InfoOutput,
   type SnapshotOutput,
 } from "./info/composition-info.js";
+
+export { DOCTOR_CHECK_STATUSES, doctorCheckSchema, doctorOutputSchema, type DoctorCheck, type DoctorOutput } from "./reports/doctor-output.js";
+export {
+  benchmarkOutputSchema,
+  benchmarkRecommendationSchema,
+  benchmarkRunSchema,
+  type BenchmarkOutput,
+  type BenchmarkRecommendation,
+  type BenchmarkRun,
+} from "./reports/benchmark-output.js";

@@ -1,9 +1,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { plural, resolveWorkerCount, type RenderOptions } from "@compose/core";
-import type { RenderRequest } from "@compose/renderer";
-import type { CompositionEntry } from "../project/resolve-composition-entry.js";
-import type { FrameSelection } from "../render/frame-selection.js";
+import { plural, resolveWorkerCount } from "@compose/core";
+import type { PreparedRender } from "../render/prepare-render.js";
 import type { RenderFlags } from "../render/render-flags.js";
 import { EXIT_INTERRUPTED, untilInterrupted } from "../render/interruptible.js";
 import { UsageError } from "../usage-error.js";
@@ -13,12 +11,8 @@ import { readRowsFile } from "./read-rows-file.js";
 import { autoBatchConcurrency, runBatch } from "./run-batch.js";
 
 
-export interface BatchCommand {
+export interface BatchCommand extends PreparedRender {
   flags: RenderFlags & { batch: string };
-  entry: CompositionEntry;
-  options: RenderOptions;
-  selection: FrameSelection;
-  settings: Omit<RenderRequest, "composition" | "output" | "options">;
 }
 
 function concurrencyFlag(text: string | undefined): number | undefined {

@@ -1,24 +1,7 @@
-import { MAX_WORKERS, plural } from "@compose/core";
+import { MAX_WORKERS, plural, type BenchmarkRecommendation, type BenchmarkRun } from "@compose/core";
 
-export interface BenchmarkRun {
-  workers: number;
-  frames: number;
-  /** Frames per second while capturing (browsers started and pages loaded): the rate long renders get. */
-  framesPerSecond: number;
-  /** From the request to the committed output, browser starts included. */
-  wallMs: number;
-  captureMs: number;
-  /** Peak resident memory of this process and everything it started, during the run. */
-  peakMemoryBytes: number;
-}
-
-export interface Recommendation {
-  workers: number;
-  maxConcurrentRenders: number;
-  /** The recommended range for this many cores, e.g. [3, 4] for 16 cores. */
-  concurrentRange: [number, number];
-  reasons: string[];
-}
+/** One worker count's run: as `compose benchmark --json` prints it, declared in core. */
+export type { BenchmarkRun };
 
 /** A run within this share of the fastest counts as fast; fewer workers then win (less memory, more headroom). */
 const NEAR_BEST = 0.9;
@@ -48,7 +31,7 @@ function gib(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
 
-export function recommend(runs: BenchmarkRun[], machine: { cores: number; totalMemoryBytes: number }): Recommendation {
+export function recommend(runs: BenchmarkRun[], machine: { cores: number; totalMemoryBytes: number }): BenchmarkRecommendation {
   const reasons: string[] = [];
   const budget = machine.totalMemoryBytes * MEMORY_SHARE;
   let workers = 1;

@@ -1,17 +1,7 @@
-import { plural } from "@compose/core";
-import type { BenchmarkRun, Recommendation } from "./recommend.js";
+import { plural, type BenchmarkOutput } from "@compose/core";
 
-export interface BenchmarkResult {
-  composition: { id: string; file: string; width: number; height: number };
-  /** The slice rendered: composition frames [startFrame, endFrame). */
-  slice: { startFrame: number; endFrame: number; frames: number; seconds: number };
-  fps: number;
-  format: string;
-  quality: string;
-  machine: { cores: number; totalMemoryBytes: number };
-  runs: BenchmarkRun[];
-  recommended: Recommendation;
-}
+/** What the benchmark found: the shape `compose benchmark --json` prints, declared in core. */
+export type BenchmarkResult = BenchmarkOutput;
 
 function memory(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(2)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;

@@ -9,12 +9,12 @@ import { candidateWorkerCounts, recommend, type BenchmarkRun } from "../benchmar
 import { formatBenchmarkJson, formatBenchmarkText, type BenchmarkResult } from "../benchmark/report.js";
 import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { describeDefault, flagOptions } from "../render/flag-options.js";
+import { EXIT_INTERRUPTED } from "../render/interruptible.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
 const DEFAULT_SECONDS = 2;
 const MAX_SECONDS = 60;
-const EXIT_INTERRUPTED = 130;
 
 interface BenchmarkFlags extends Pick<RenderFlags, "fps" | "format" | "quality"> {
   seconds?: string;

@@ -1,17 +1,7 @@
 import type { Command } from "commander";
-import { resolve } from "node:path";
-import { findCompositionEntry } from "@compose/renderer/project";
+import { describePath, type InfoFlags } from "../info/describe-path.js";
 import { formatFolderText, formatInfoText } from "../info/info-text.js";
-import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
-import { addDeclaredFlags, type FlagsOf } from "../render/flag-options.js";
-import { renderOptionsFromFlags, renderSettingsFromEnvironment } from "../render/render-flags.js";
-import { UsageError } from "../usage-error.js";
-
-type InfoFlags = FlagsOf<"info"> & { json?: boolean; page?: boolean };
-
-function print(json: boolean, report: object, text: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : text());
-}
+import { addDeclaredFlags } from "../render/flag-options.js";
 
 export function registerInfo(program: Command): void {
   const command = program
@@ -23,21 +13,10 @@ export function registerInfo(program: Command): void {
     .option("--json", "print the facts as one JSON object (its JSON Schema: docs/schemas/info.schema.json, or GET /schemas/info.json of compose serve)")
     .option("--page", "load the page in a browser even when its source settles the duration and the media: the media as probed and the fonts as drawn");
   // The network a render would have by default: info says what such a render does with each URL.
-  addDeclaredFlags(command, "info", { network: "all" }).action(async (pathArg: string, flags: InfoFlags) => {
-    const json = flags.json ?? false;
-    const found = await findCompositionEntry(resolve(pathArg));
-    if (found.kind === "no-index") {
-      const { folderListing } = await import("../info/folder-listing.js");
-      const listing = await folderListing(resolve(pathArg), pathArg);
-      if (listing.compositions.length === 0) throw new UsageError(`${pathArg} is a directory without an index.html, and no HTML file in it or one folder down holds a composition`);
-      print(json, listing, () => formatFolderText(listing));
-      return;
-    }
-    const entry = await resolveCompositionEntry(pathArg);
-    const options = await renderOptionsFromFlags(flags);
-    const { describeComposition } = await import("../info/describe-composition.js");
-    const { report, pageError } = await describeComposition({ entry, options, loadPage: flags.page ?? false, settings: renderSettingsFromEnvironment(process.env) });
-    print(json, report, () => formatInfoText(report));
+  addDeclaredFlags(command, "info", { network: "all" }).action(async (pathArg: string, flags: InfoFlags & { json?: boolean }) => {
+    const { report, pageError } = await describePath(pathArg, flags);
+    if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else process.stdout.write(report.kind === "folder" ? formatFolderText(report) : formatInfoText(report));
     if (pageError !== undefined) {
       process.stderr.write(`error: the page could not be loaded, so the facts only it knows are missing: ${pageError}\n`);
       process.exitCode = 1;

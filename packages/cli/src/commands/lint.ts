@@ -1,8 +1,7 @@
 import { Option, type Command } from "commander";
 import { NETWORK_MODES, type NetworkMode } from "@compose/core";
-import { countSeverities, formatLintJson, formatLintText } from "../terminal/lint-report.js";
-import { lintEntry } from "../project/lint-entry.js";
-import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
+import { formatLintJson, formatLintText } from "../terminal/lint-report.js";
+import { lintPath } from "../project/lint-entry.js";
 
 export function registerLint(program: Command): void {
   program
@@ -13,8 +12,8 @@ export function registerLint(program: Command): void {
     .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL the project's packages do not answer is reported as refused").choices([...NETWORK_MODES]).default("public"))
     .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
-      const { findings, files } = await lintEntry(await resolveCompositionEntry(pathArg), options.network);
+      const { findings, files, errors } = await lintPath(pathArg, options.network);
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));
-      process.exitCode = countSeverities(findings).errors > 0 ? 1 : 0;
+      process.exitCode = errors > 0 ? 1 : 0;
     });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { statfs } from "node:fs/promises";
 import { availableParallelism, freemem, tmpdir, totalmem } from "node:os";
-import { defaultWorkerCount, FORMAT_TABLE, isFolderOutput, MAX_WORKERS, OUTPUT_FORMATS, paletteEncoding, plural } from "@compose/core";
+import { defaultWorkerCount, FORMAT_TABLE, isFolderOutput, MAX_WORKERS, OUTPUT_FORMATS, paletteEncoding, plural, type DoctorCheck } from "@compose/core";
 import { toolPath, TOOL_PATH_VARIABLES, type Tool } from "@compose/renderer/tools";
 import { describeEngineProblem, probeDockerEngine } from "../docker/engine.js";
 import { listImages, pinnedImageOf, type LocalImage } from "../docker/image.js";
@@ -10,18 +10,9 @@ import { checkBrowser } from "./browser-check.js";
 import { detectPackageManager, installCommand, type PackageManager } from "./install-command.js";
 import { firstLine, runTool, whichSync } from "./run-tool.js";
 
-/** pass: fine. warn: rendering works, but something is missing or tight. fail: compose render cannot work. */
-export type CheckStatus = "pass" | "warn" | "fail";
-
-export interface CheckResult {
-  id: string;
-  /** What was checked, as shown at the start of the line. */
-  name: string;
-  status: CheckStatus;
-  detail: string;
-  /** For warn and fail: the command (or step) that fixes it. */
-  fix?: string;
-}
+/** A check's status (pass, warn, fail) and result: the shape `compose doctor --json` prints, declared in core. */
+export type CheckStatus = DoctorCheck["status"];
+export type CheckResult = DoctorCheck;
 
 export interface DoctorContext {
   env: NodeJS.ProcessEnv;

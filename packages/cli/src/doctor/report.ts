@@ -1,4 +1,4 @@
-import { plural } from "@compose/core";
+import { plural, type DoctorOutput } from "@compose/core";
 import type { CheckResult, CheckStatus } from "./checks.js";
 
 export const MARKS: Record<CheckStatus, string> = { pass: "✓", warn: "!", fail: "✗" };
@@ -40,5 +40,6 @@ export function formatDoctorText(checks: CheckResult[], colour = false): string 
 }
 
 export function formatDoctorJson(checks: CheckResult[]): string {
-  return `${JSON.stringify({ ...summarize(checks), checks }, null, 2)}\n`;
+  const output: DoctorOutput = { ...summarize(checks), checks };
+  return `${JSON.stringify(output, null, 2)}\n`;
 }

@@ -1,8 +1,9 @@
 import { dirname, relative } from "node:path";
-import { lintProject, type AssetReference, type LintFinding, type NetworkMode } from "@compose/core";
+import { lintProject, type AssetReference, type LintFinding, type LintOutput, type NetworkMode } from "@compose/core";
 import { createLocalWeb, createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader, type FontCatalog } from "@compose/renderer/project";
+import { lintOutput } from "../terminal/lint-report.js";
 import { readCompositionFile } from "./read-composition-file.js";
-import type { CompositionEntry } from "./resolve-composition-entry.js";
+import { resolveCompositionEntry, type CompositionEntry } from "./resolve-composition-entry.js";
 
 /** What `compose lint` found in a composition, and the files it read: paths relative to the current directory. */
 export interface LintedEntry {
@@ -38,4 +39,10 @@ export async function lintEntry(entry: CompositionEntry, network: NetworkMode, o
   const assets = { check: projectAssetCheck(projectDir), network, onRemote, servedLocally };
   const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems, assets });
   return { findings, files: [...texts.keys()], texts, fonts };
+}
+
+/** `compose lint PATH`: the entry PATH names, linted; a path that names no composition is a usage error. */
+export async function lintPath(pathArg: string, network: NetworkMode): Promise<LintOutput> {
+  const { findings, files } = await lintEntry(await resolveCompositionEntry(pathArg), network);
+  return lintOutput(findings, files);
 }

@@ -1,4 +1,4 @@
-import { plural, printable, type LintFinding } from "@compose/core";
+import { plural, printable, type LintFinding, type LintOutput } from "@compose/core";
 
 /**
  * One line per finding, `file:line:col  severity  code  message`, then a summary line. File names
@@ -12,8 +12,13 @@ export function formatLintText(findings: LintFinding[], files: string[]): string
   return `${lines.join("\n")}\n`;
 }
 
+/** What `compose lint --json` prints: the files, the counts, the findings. */
+export function lintOutput(findings: LintFinding[], files: string[]): LintOutput {
+  return { files, ...countSeverities(findings), findings };
+}
+
 export function formatLintJson(findings: LintFinding[], files: string[]): string {
-  return `${JSON.stringify({ files, ...countSeverities(findings), findings }, null, 2)}\n`;
+  return `${JSON.stringify(lintOutput(findings, files), null, 2)}\n`;
 }
 
 export function countSeverities(findings: LintFinding[]): { errors: number; warnings: number } {

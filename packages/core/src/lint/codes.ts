@@ -1,4 +1,5 @@
-export type LintSeverity = "error" | "warning";
+export const LINT_SEVERITIES = ["error", "warning"] as const;
+export type LintSeverity = (typeof LINT_SEVERITIES)[number];
 
 /** Every lint code with its severity. Codes are stable: tools and people filter on them. */
 export const LINT_CODES = {

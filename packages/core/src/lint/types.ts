@@ -1,15 +1,8 @@
-import type { LintCode, LintSeverity } from "./codes.js";
+import type { z } from "zod";
+import type { lintFindingSchema } from "./lint-output.js";
 
-export interface LintFinding {
-  file: string;
-  /** 1-based. */
-  line: number;
-  /** 1-based. */
-  column: number;
-  severity: LintSeverity;
-  code: LintCode;
-  message: string;
-}
+/** One finding of lint: where, how bad, which rule and what it says. */
+export type LintFinding = z.infer<typeof lintFindingSchema>;
 
 /**
  * A file of one of the project's font packages that cannot be used (the package, or the face the

@@ -1,11 +1,4 @@
-import { infoOutputSchema } from "@compose/core";
-import { z } from "zod";
-
-/** A zod schema as a JSON Schema of its own, without the dialect line: as a request takes it (input) or a response gives it (output). */
-export function jsonSchema(schema: z.ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
-  const { $schema: _, ...converted } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
-  return converted;
-}
+import { infoOutputSchema, jsonSchema } from "@compose/core";
 
 /**
  * The JSON Schema of what `compose info --json` prints, from the one zod schema the CLI builds its

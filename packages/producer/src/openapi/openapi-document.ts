@@ -1,4 +1,4 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, jsonSchema, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -7,7 +7,6 @@ import { renderOutputSchema, renderStatusSchema } from "../jobs/render-status.js
 import { MAX_OUTPUT_NAME_LENGTH, OUTPUT_NAME_PATTERN } from "../output/output-files.js";
 import { WEBHOOK_HEADERS } from "../webhooks/webhook-signature.js";
 import { INFO_SCHEMA_PATH } from "../http/routes.js";
-import { jsonSchema } from "./json-schema.js";
 
 /** The content types of the outputs that are one file: every format's but the folder's. */
 const FILE_CONTENT_TYPES = OUTPUT_FORMATS.filter((format) => !isFolderOutput(format)).map((format) => FORMAT_TABLE[format].contentType);
