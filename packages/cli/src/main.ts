@@ -16,6 +16,9 @@ import { registerMcp } from "./commands/mcp.js";
 import { unexpectedErrorLine } from "./unexpected-error.js";
 import { UsageError } from "./usage-error.js";
 import { wantsJsonEvents, writeUsageFailure } from "./render/json-events.js";
+import { stopWhenStdoutReaderGoes } from "./render/interruptible.js";
+
+stopWhenStdoutReaderGoes();
 
 /** A program that asked for JSON lines reads every refusal as a failed event on stdout too. */
 const json = wantsJsonEvents(process.argv);

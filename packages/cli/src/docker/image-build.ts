@@ -4,6 +4,7 @@ import { firstLine, runTool } from "../doctor/run-tool.js";
 import type { LocalImage } from "./image.js";
 import { describeVersions, IMAGE_NAME, imageLabels, imageTagOf, parseVersionsFile } from "./image-versions.js";
 import { runDocker } from "./run-docker.js";
+import { EXIT_INTERRUPTED } from "../render/interruptible.js";
 
 /** Where the build installs Debian's packages from: the Dockerfile's dated snapshot, or the current archive. */
 export const ARCHIVES = ["snapshot", "current"] as const;
@@ -11,9 +12,6 @@ export type Archive = (typeof ARCHIVES)[number];
 
 /** The certificate authorities a Debian host trusts: given to the build for its downloads, when present. */
 export const HOST_CA_CERTIFICATES = "/etc/ssl/certs/ca-certificates.crt";
-
-/** Exit code of a command ended by Ctrl-C, as shells report it. */
-const EXIT_INTERRUPTED = 130;
 
 export interface ImageBuildPlan {
   /** The repository root: the Dockerfile and the build context. */
