@@ -38,7 +38,8 @@ const page = await openCompositionPage(browser.defaultBrowserContext(), {
   allowMissingAssets: false,
   warn: () => undefined,
 });
-await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg", frames: frameFiles });
+// Media files stay open until this process ends.
+await prepareMedia([page], { projectRoot: dirname(file), baseUrl: server.baseUrl, fps, image: "jpeg", frames: frameFiles, keepOpen: () => undefined });
 const frames = frameCount(page.info.duration!, fps);
 // Every frame's image is sent, as a minimal loop would: a frame the compositor drew no damage for is the last image again.
 const sink = encoderSink({ format: "mp4", fps, quality, width: composition.width, height: composition.height }, { kind: "file", path: output }, frames);

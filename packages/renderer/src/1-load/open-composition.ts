@@ -108,6 +108,7 @@ export async function openComposition(
     videoFrames: settings.videoFrames,
     signal: context.signal,
     frames,
+    keepOpen: (close) => context.cleanups.push(close),
   });
   return { setup, firstPage, mode, media: prepared, fonts: { projectRoot, baseUrl: server.baseUrl, installed } };
 }

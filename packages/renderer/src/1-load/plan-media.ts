@@ -31,12 +31,18 @@ export async function planMedia(request: MediaPlanRequest): Promise<MediaPlan[]>
     describeMedia: async () => request.media,
     prepareMedia: async (planned: MediaPlan[]) => void (plans = planned),
   };
-  await prepareMedia([page], {
-    projectRoot: request.projectRoot,
-    baseUrl: request.baseUrl,
-    fps: request.fps,
-    image: frameImageFormat("mp4"),
-    signal: request.signal,
-  });
+  const opened: Array<() => Promise<void>> = [];
+  try {
+    await prepareMedia([page], {
+      projectRoot: request.projectRoot,
+      baseUrl: request.baseUrl,
+      fps: request.fps,
+      image: frameImageFormat("mp4"),
+      signal: request.signal,
+      keepOpen: (close) => opened.push(close),
+    });
+  } finally {
+    await Promise.all(opened.map((close) => close()));
+  }
   return plans;
 }

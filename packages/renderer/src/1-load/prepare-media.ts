@@ -1,4 +1,3 @@
-import { realpath } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join, relative, sep } from "node:path";
 import pLimit from "p-limit";
@@ -8,7 +7,7 @@ import type { MediaDescription, MediaPlan } from "@compose/runtime";
 import type { CompositionPage } from "../page/composition-page.js";
 import type { PageNetwork } from "../web/network-policy.js";
 import { RenderError } from "../common/render-error.js";
-import { FRAMES_PREFIX, servesFile } from "../web/project-server.js";
+import { FRAMES_PREFIX, openServedFile } from "../web/project-server.js";
 import type { AudioClip } from "../media/audio-clip.js";
 import { extractFrames } from "../media/extract-frames.js";
 import type { FrameFiles } from "../media/frame-files.js";
@@ -29,6 +28,8 @@ export interface MediaContext {
   signal?: AbortSignal;
   /** The render's server of extracted frames, which checks each frame as it serves it; a page served elsewhere (the preview's) has none. */
   frames?: FrameFiles;
+  /** Takes a project media file held open for ffmpeg's reads, to close once the media are no longer read (the render's end). */
+  keepOpen: (close: () => Promise<void>) => void;
 }
 
 /** What the media step needs of a page: its description, and a way to hand it the plans. */
@@ -72,6 +73,20 @@ function locate(media: MediaDescription, context: MediaContext): { input: MediaI
   throw mediaError(media, media.src, "only project files and http(s) URLs can be media sources");
 }
 
+/**
+ * Opens a project media file under the project-file rule, as the project server would serve it,
+ * and names the open file for ffmpeg: on Linux by its descriptor (/proc/<pid>/fd/<n> opens the
+ * very file checked, whatever its name leads to later), elsewhere by its real path. It stays open
+ * until the context's end.
+ */
+async function openForFfmpeg(media: MediaDescription, urlPath: string, shown: string, context: MediaContext): Promise<string> {
+  const opened = await openServedFile(context.projectRoot, urlPath);
+  if (opened.kind === "missing") throw mediaError(media, shown, "the file does not exist");
+  if (opened.kind === "refused") throw mediaError(media, shown, "is not a regular file inside the project (a dotfile, or a symbolic link out of it)");
+  context.keepOpen(() => opened.handle.close());
+  return process.platform === "linux" ? `/proc/${process.pid}/fd/${opened.handle.fd}` : opened.real;
+}
+
 async function openSource(media: MediaDescription, context: MediaContext): Promise<Source> {
   if (!media.src) throw new RenderError("media-error", `${name(media)} has no src`);
   const { input, shown, local, project } = locate(media, context);
@@ -82,11 +97,8 @@ async function openSource(media: MediaDescription, context: MediaContext): Promi
       throw mediaError(media, shown, `refused by the network policy: ${reason}`);
     }
   }
-  if (local && !(await exists(input.location))) throw mediaError(media, shown, "the file does not exist");
-  // ffmpeg reads the file itself, so it is held to what the project server would serve.
-  if (project !== undefined && !(await servesFile(await realpath(context.projectRoot), project))) {
-    throw mediaError(media, shown, "is not a regular file inside the project (a dotfile, or a symbolic link out of it)");
-  }
+  if (project !== undefined) input.location = await openForFfmpeg(media, project, shown, context);
+  else if (local && !(await exists(input.location))) throw mediaError(media, shown, "the file does not exist");
   const facts = await probeSource(input).catch((error: unknown) => {
     if (error instanceof RenderError) throw error;
     throw mediaError(media, shown, `cannot be decoded: ${(error as Error).message}`);

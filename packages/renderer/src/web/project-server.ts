@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { lookup } from "mrmime";
-import { openProjectFile, projectFileProblem, type OpenedProjectFile } from "../common/project-file.js";
+import { openProjectFile, type OpenedProjectFile } from "../common/project-file.js";
 import { sendProjectFile } from "./send-file.js";
 
 export interface ProjectServer {
@@ -26,12 +26,6 @@ function pathOf(urlPath: string): string | undefined {
 export async function openServedFile(root: string, urlPath: string): Promise<OpenedProjectFile> {
   const path = pathOf(urlPath);
   return path === undefined ? { kind: "missing" } : openProjectFile(root, path);
-}
-
-/** Whether a URL path names a project file of `root`, for what reads the file itself (ffmpeg) rather than through the server. */
-export async function servesFile(root: string, urlPath: string): Promise<boolean> {
-  const path = pathOf(urlPath);
-  return path !== undefined && (await projectFileProblem(root, path)) === undefined;
 }
 
 /** The response header that names the project rule a refused request broke, for the render to tell. */
