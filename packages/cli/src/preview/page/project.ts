@@ -7,6 +7,7 @@ import { $, $select, element } from "./dom.js";
 import { setStatus, showLint } from "./findings.js";
 import { buildRenderPanel, updateCommand } from "./render-panel.js";
 import { resetTimeline } from "./timeline.js";
+import { answerOf } from "./server-answer.js";
 import { adoptDeclarations } from "./values.js";
 import { buildVariablesPanel, resetInstanceValues } from "./variables-panel.js";
 import { fitStage, player, requestReload } from "./viewer.js";
@@ -19,9 +20,7 @@ export function chosenComposition(): string {
 /** GET /__compose/state or /__compose/lint for the composition this tab shows. */
 async function fetchProject<T>(name: "state" | "lint"): Promise<T> {
   const chosen = chosenComposition();
-  const response = await fetch(`/__compose/${name}${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" });
-  if (!response.ok) throw new Error(((await response.json().catch(() => undefined)) as { error?: string } | undefined)?.error ?? `the preview server answered ${response.status}`);
-  return (await response.json()) as T;
+  return answerOf<T>(await fetch(`/__compose/${name}${chosen ? `?composition=${encodeURIComponent(chosen)}` : ""}`, { cache: "no-store" }));
 }
 
 let lintRequests = 0;

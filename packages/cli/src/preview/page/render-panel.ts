@@ -7,6 +7,7 @@ import { app } from "./app-state.js";
 import { $, $input, $select, element } from "./dom.js";
 import { chosenComposition } from "./project.js";
 import { renderCommand } from "./values.js";
+import { answerOf } from "./server-answer.js";
 import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
 import { player } from "./viewer.js";
 
@@ -84,11 +85,9 @@ async function startRender(): Promise<void> {
   render.state = undefined;
   setRendering(true);
   $("render-status").textContent = "starting…";
-  let answer: { id: string; error?: string };
+  let answer: { id: string };
   try {
-    const response = await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    answer = (await response.json()) as { id: string; error?: string };
-    if (!response.ok) throw new Error(answer.error ?? `the preview server answered ${response.status}`);
+    answer = await answerOf(await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
   } catch (error) {
     render.state = "refused";
     setRendering(false);
