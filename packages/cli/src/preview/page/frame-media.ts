@@ -1,6 +1,6 @@
 // Media as render prepares them: extracted video frames and natural lengths, from the server.
 import type { ComposeApi, CompositionInfo } from "@compose/runtime";
-import { setStatus } from "./findings.js";
+import { setStatus } from "./app-state.js";
 import { answerOf } from "./server-answer.js";
 
 /**
