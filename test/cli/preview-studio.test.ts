@@ -256,10 +256,12 @@ describe("rendering from the page", () => {
     expect(form.status).toBe(403);
     const foreign = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://example.com" }, body: "{}" });
     expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toEqual({ error: "the preview accepts JSON requests from its own page only" });
+    expect(await foreign.json()).toEqual({ error: { code: "forbidden-origin", message: "the preview accepts JSON requests from its own page only" } });
     const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "output is not an option of a render from the preview (allowed: format, quality, fps, scale, workers, allowMissingAssets, variables, instances)" });
+    expect(await unknown.json()).toEqual({
+      error: { code: "invalid-request", message: "output is not an option of a render from the preview (allowed: format, quality, fps, scale, workers, allowMissingAssets, variables, instances)" },
+    });
   });
 
   it("refuses options the schema refuses, with its one-line problem", async () => {

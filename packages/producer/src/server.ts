@@ -2,11 +2,10 @@ import { randomUUID } from "node:crypto";
 import { mkdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { removeOrphanedStaging } from "@compose/renderer";
-import Fastify, { type FastifyInstance } from "fastify";
-import { DEFAULT_MAX_WORKERS_PER_RENDER, defaultStatePath, MAX_BODY_BYTES, type ServerConfig } from "./config/server-config.js";
+import type { FastifyInstance } from "fastify";
+import { DEFAULT_MAX_WORKERS_PER_RENDER, defaultStatePath, type ServerConfig } from "./config/server-config.js";
 import { requireBearerToken } from "./http/auth.js";
-import { installErrorHandling } from "./http/errors.js";
-import { installJsonBodyParser } from "./http/json-body.js";
+import { createHttpApp } from "./http/http-app.js";
 import { registerRoutes } from "./http/routes.js";
 import { renderExecutor, type RenderSettings } from "./jobs/render-executor.js";
 import { openApiDocument } from "./openapi/openapi-document.js";
@@ -75,10 +74,7 @@ export async function createProducer(config: ServerConfig, options: ProducerOpti
     store.close();
     throw error;
   }
-  // Fastify's own 503 while closing has another body; this server answers in its own format.
-  const app = Fastify({ bodyLimit: MAX_BODY_BYTES, exposeHeadRoutes: false, return503OnClosing: false });
-  installErrorHandling(app, options.logError ?? (() => undefined));
-  installJsonBodyParser(app);
+  const app = createHttpApp({ logError: options.logError ?? (() => undefined), routeGuide: "GET /openapi.json lists the routes" });
   let closing: Promise<void> | undefined;
   app.addHook("onRequest", async () => {
     if (closing) throw new QueueClosedError();

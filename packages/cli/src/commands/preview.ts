@@ -2,7 +2,6 @@ import type { Command } from "commander";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { listCompositions } from "../project/list-compositions.js";
-import { startPreviewServer } from "../preview/server.js";
 import { compositionName, resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
@@ -40,9 +39,10 @@ export function registerPreview(program: Command): void {
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
       const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
-      // Loaded here: the browser driver behind it would slow every other command's start.
+      // Loaded here: the browser driver and the HTTP server behind them would slow every other command's start.
       const renderSettings = renderSettingsFromEnvironment(process.env);
       const { runtimeBundle, planMedia, framesDirectory } = await import("@compose/renderer");
+      const { startPreviewServer } = await import("../preview/server.js");
       const { renderExecutor } = await import("@compose/producer/render-executor");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;

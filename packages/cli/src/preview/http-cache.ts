@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyReply, FastifyRequest } from "@compose/producer/http";
 
 /** A body that never changes under its URL, with the ETag that names it. */
 export interface Cacheable {
@@ -12,15 +12,13 @@ export function cacheable(body: string): Cacheable {
 }
 
 /** Sends `body`, which the browser keeps and asks for again on every load with its ETag (answered 304 while it is the same). */
-export function sendRevalidated(response: ServerResponse, type: string, body: string, etag: string): void {
-  response.writeHead(200, { "Content-Type": type, "Cache-Control": "no-cache", ETag: etag, "Content-Length": Buffer.byteLength(body) });
-  response.end(body);
+export function sendRevalidated(reply: FastifyReply, type: string, body: string, etag: string): FastifyReply {
+  return reply.headers({ "cache-control": "no-cache", etag }).type(type).send(body);
 }
 
 /** Sends `content` for the browser to keep a year without asking again; a revalidation with its ETag gets 304. */
-export function sendCacheable(request: IncomingMessage, response: ServerResponse, type: string, content: Cacheable): void {
-  const headers = { "Cache-Control": "public, max-age=31536000, immutable", ETag: content.etag };
-  if (request.headers["if-none-match"] === content.etag) return void response.writeHead(304, headers).end();
-  response.writeHead(200, { ...headers, "Content-Type": type, "Content-Length": Buffer.byteLength(content.body) });
-  response.end(content.body);
+export function sendCacheable(request: FastifyRequest, reply: FastifyReply, type: string, content: Cacheable): FastifyReply {
+  reply.headers({ "cache-control": "public, max-age=31536000, immutable", etag: content.etag });
+  if (request.headers["if-none-match"] === content.etag) return reply.status(304).send();
+  return reply.type(type).send(content.body);
 }

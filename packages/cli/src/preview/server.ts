@@ -1,18 +1,18 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FRAME_RATES, FRAME_SCRIPT_ATTRIBUTE, injectFirstScript, runtimeScripts } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
-import { openEventStream } from "@compose/producer/sse";
+import { createHttpApp, HttpError, openEventStream, sendOpenedFile, type EventStream, type FastifyReply, type FastifyRequest } from "@compose/producer/http";
 import type { MediaPlanRequest } from "@compose/renderer";
-import { createRoutedWeb, MAX_PROJECT_FILE_BYTES, openServedFile, readOpenedFile, sendProjectFile, type ProjectFile } from "@compose/renderer/project";
+import { createRoutedWeb, MAX_PROJECT_FILE_BYTES, openServedFile, readOpenedFile, type ProjectFile } from "@compose/renderer/project";
 import { cacheable, sendCacheable, sendRevalidated, type Cacheable } from "./http-cache.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "../project/list-compositions.js";
 import { lintEntry, readProjectState } from "./project-state.js";
 import { createRenderJobs, type PreviewRender } from "./render-jobs.js";
+import { admitOwnPageOnly } from "./request-guards.js";
 import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
 /** The preview page's own files: its HTML and CSS as written, its script as bundled from the page's modules. */
@@ -29,8 +29,6 @@ export const CONFIG_PARAMETER = "__compose_config";
 const WEB_PREFIX = `${PREVIEW_PREFIX}web/`;
 /** Project files whose text may name such URLs, routed there as HTML is. */
 const ROUTED_TEXT = /\.(css|m?js)$/i;
-
-const LOCAL_NAMES = new Set(["127.0.0.1", "localhost", "::1"]);
 
 const APP_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -66,56 +64,26 @@ export interface PreviewServer {
   close(): Promise<void>;
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string | Buffer): void {
-  response.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
-  response.end(body);
+function notFound(path: string): HttpError {
+  return new HttpError(404, "not-found", `there is nothing at ${path}`);
 }
 
-function notFound(response: ServerResponse): void {
-  send(response, 404, "text/plain; charset=utf-8", "not found");
+/** The path a request names, as sent (percent-encoded), without its query. */
+function pathOf(request: FastifyRequest): string {
+  return request.url.split("?")[0]!;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  send(response, status, "application/json; charset=utf-8", JSON.stringify(body));
-}
-
-/** A failure the request caused (a project file refused, missing or not a file): a 400, not the preview's own fault. */
-function causedByRequest(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code !== "";
-}
-
-/** Largest request body the page sends (render options and variable values). */
-const MAX_BODY_BYTES = 1 << 20;
-
-async function readJsonBody(request: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; problem: string }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, problem: `the request body is larger than ${MAX_BODY_BYTES} bytes` };
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-  } catch (error) {
-    return { ok: false, problem: `the request body is not valid JSON: ${(error as Error).message}` };
-  }
-}
-
-/**
- * A POST must come from the preview page itself: JSON (which a form on another site cannot send
- * without a preflight this server never answers) and, when the browser names it, this origin.
- */
-function postAllowed(request: IncomingMessage): boolean {
-  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  const origin = request.headers.origin;
-  return type === "application/json" && (origin === undefined || origin === `http://${request.headers.host}`);
+/** A failure of a request: a project file the request named is its fault (400), anything else the preview's (500). */
+function requestFailure(error: unknown, shown: (message: string) => string): HttpError {
+  if (error instanceof HttpError) return error;
+  const { message, code } = error as Error & { code?: unknown };
+  return typeof code === "string" && code !== "" ? new HttpError(400, code, shown(message)) : new HttpError(500, "internal-error", shown(message));
 }
 
 /** Streams a render's events as the server streams them, from its first, until it finishes or fails. */
-function streamRender(response: ServerResponse, { job, events }: PreviewRender): void {
-  const stream = openEventStream(response);
+function streamRender(reply: FastifyReply, { job, events }: PreviewRender): void {
+  reply.hijack();
+  const stream = openEventStream(reply.raw);
   for (const event of events) stream.send(event);
   if (job.terminal) return stream.end();
   const unsubscribe = job.subscribe((event) => {
@@ -156,13 +124,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   /** The project's absolute paths as paths inside it: what the page is told shows nothing of the machine's file system. */
   const withoutMachinePaths = (message: string) => message.replaceAll(`${root}${sep}`, "").replaceAll(root, "the project");
   const urlOf = (file: string) => `/${relative(root, file).split(sep).map(encodeURIComponent).join("/")}`;
-  /** The entry a page names (a path relative to the project, `/`-separated), or the default when it names none; undefined when it is not one of the project's compositions. */
-  const entryFor = async (path: unknown): Promise<string | undefined> => {
+  /** The composition a page names (a path relative to the project, `/`-separated), or the default when it names none; a 400 when it is not one of the project's. */
+  const compositionFile = async (path: unknown): Promise<string> => {
     if (path === undefined || path === null || path === "") return defaultEntry;
-    if (typeof path !== "string" || !(await listCompositions(root)).includes(path)) return undefined;
-    return join(root, ...path.split("/"));
+    const compositions = await listCompositions(root);
+    if (typeof path === "string" && compositions.includes(path)) return join(root, ...path.split("/"));
+    throw new HttpError(400, "invalid-request", `composition must be one of the project's compositions: ${compositions.join(", ")} (got ${JSON.stringify(path)})`, "composition");
   };
-  const unknownComposition = async (path: unknown) => `composition must be one of the project's compositions: ${(await listCompositions(root)).join(", ")} (got ${JSON.stringify(path)})`;
   /** The path of the render command: as given when it names this entry, else the entry's file, so the command runs as shown. */
   const commandPath = (file: string) => (file === defaultEntry && !options.pathIsFolder ? options.pathArg : relative(options.cwd, file) || file);
   /** The project file a URL path names, opened under the rules render serves by; a folder's index.html. */
@@ -174,9 +142,17 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     return undefined;
   };
   let version = 1;
-  const clients = new Set<ServerResponse>();
+  /** The open pages' streams of project changes. */
+  const pages = new Set<EventStream>();
   await mkdir(options.framesDir, { recursive: true });
   const renders = createRenderJobs({ root, execute: options.executeRender });
+  /** The render a request's `:id` names; a 404 when there is none. */
+  const findRender = (request: FastifyRequest): PreviewRender => {
+    const { id } = request.params as { id: string };
+    const render = renders.get(id);
+    if (!render) throw new HttpError(404, "unknown-render", `there is no render ${id}`);
+    return render;
+  };
 
   const readState = async (file: string) => ({
     ...withoutPathsInError(await readProjectState({ entryFile: file, entryUrl: urlOf(file), pathArg: commandPath(file), cwd: options.cwd, version })),
@@ -211,8 +187,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     statesAsked.clear();
     // The pages showing these will ask for them as soon as they hear of the change: read them now.
     for (const file of shown) void answer("state", file).catch(() => undefined);
-    const data = JSON.stringify({ version, files });
-    for (const client of clients) client.write(`event: change\ndata: ${data}\n\n`);
+    for (const page of pages) page.send({ type: "change", version, files });
   };
 
   /** The runtime's URL names its content, so a browser keeps it for good and never asks again: every frame of every reload reuses it. */
@@ -237,181 +212,170 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
    * default set is a style sheet, the project's font packages come by the script render runs.
    * Both are the frame's, not the page's: an instance does not inherit the script as a library.
    */
-  const serveHtml = async (response: ServerResponse, file: ProjectFile, config: string | null): Promise<void> => {
+  const serveHtml = async (reply: FastifyReply, file: ProjectFile, config: string | null): Promise<FastifyReply> => {
     const html = web.drawGenericsAsRendered(web.route((await readOpenedFile(file, file.path)).toString("utf8")));
     const [css, script] = await Promise.all([fontsUrl("fonts.css"), fontsUrl("fonts.js")]);
     const frame =
       runtimeScripts(runtimeUrl, parseBootConfig(config)) +
       (css ? `<link rel="stylesheet" href="${css}" ${FRAME_SCRIPT_ATTRIBUTE}>` : "") +
       (script ? `<script src="${script}" ${FRAME_SCRIPT_ATTRIBUTE}></script>` : "");
-    send(response, 200, "text/html; charset=utf-8", injectFirstScript(html, frame));
+    return reply.type("text/html; charset=utf-8").send(injectFirstScript(html, frame));
   };
 
   /** A style sheet or script of the project, the URLs the project's packages answer routed here; revalidated as every project file is. */
-  const serveRoutedText = async (request: IncomingMessage, response: ServerResponse, file: ProjectFile): Promise<void> => {
-    if (file.info.size > MAX_PROJECT_FILE_BYTES) return sendProjectFile(request, response, file, { etag: true });
+  const serveRoutedText = async (request: FastifyRequest, reply: FastifyReply, file: ProjectFile): Promise<FastifyReply | void> => {
+    if (file.info.size > MAX_PROJECT_FILE_BYTES) return sendOpenedFile(request, reply, file, { etag: true });
     const etag = `W/"${file.info.size}-${file.info.mtime.getTime()}-routed"`;
     if (request.headers["if-none-match"] === etag) {
       await file.handle.close();
-      return void response.writeHead(304, { ETag: etag, "Cache-Control": "no-cache" }).end();
+      return reply.status(304).headers({ etag, "cache-control": "no-cache" }).send();
     }
     const text = web.route((await readOpenedFile(file, file.path)).toString("utf8"));
     const css = /\.css$/i.test(file.path);
-    sendRevalidated(response, css ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8", css ? web.drawGenericsAsRendered(text) : text, etag);
+    return sendRevalidated(reply, css ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8", css ? web.drawGenericsAsRendered(text) : text, etag);
   };
 
   /** GET /__compose/web/<host>/<path>: what a render's page would get for that URL from the project's packages; else the web's own answer. */
-  const serveWeb = async (response: ServerResponse, path: string): Promise<void> => {
+  const serveWeb = async (reply: FastifyReply, path: string): Promise<FastifyReply> => {
     const url = web.urlOf(path);
-    if (url === undefined) return notFound(response);
+    if (url === undefined) throw notFound(`${WEB_PREFIX}${path}`);
     const local = await web.answer(url);
-    if (!local) return void response.writeHead(302, { Location: url, "Cache-Control": "no-store" }).end();
-    response.writeHead(200, { "Content-Type": local.contentType, "Content-Length": local.body.length, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" });
-    response.end(local.body);
+    if (!local) return reply.status(302).header("location", url).send();
+    return reply.headers({ "cache-control": "no-cache", "access-control-allow-origin": "*" }).type(local.contentType).send(local.body);
   };
 
-  const serveApp = async (response: ServerResponse, name: string): Promise<void> => {
+  const serveApp = async (reply: FastifyReply, name: string): Promise<FastifyReply> => {
     const file = Object.hasOwn(APP_FILES, name) ? APP_FILES[name] : undefined;
     const type = APP_TYPES[extname(name)];
-    if (!file || !type) return notFound(response);
+    const body = file && type ? await readFile(file).catch(() => undefined) : undefined;
+    if (!body) throw notFound(`${PREVIEW_PREFIX}app/${name}`);
+    return reply.type(type!).send(body);
+  };
+
+  /** The state or lint of the composition a page names, or of the default one. */
+  const serveProject = async (request: FastifyRequest, name: "state" | "lint"): Promise<unknown> => {
+    const composition = new URL(request.url, "http://preview.invalid").searchParams.get("composition");
+    return answer(name, await compositionFile(composition));
+  };
+
+  /** The project's changes, for a page to follow: `hello` with the version now, then a `change` per save. */
+  const followChanges = (reply: FastifyReply): void => {
+    reply.hijack();
+    // A page that lost the stream (the preview restarted) asks again soon.
+    const stream = openEventStream(reply.raw, {}, { retryMs: 1000 });
+    stream.send({ type: "hello", version });
+    pages.add(stream);
+    stream.onClose(() => pages.delete(stream));
+  };
+
+  /** POST /__compose/media: the plans render hands its pages for these media at this fps. */
+  const planMedia = async (request: FastifyRequest): Promise<unknown> => {
+    const { fps, media } = (request.body ?? {}) as { fps?: unknown; media?: unknown };
+    if (!(FRAME_RATES as readonly unknown[]).includes(fps)) throw new HttpError(400, "invalid-request", `fps must be one of ${FRAME_RATES.join(", ")}`, "fps");
+    if (!Array.isArray(media)) throw new HttpError(400, "invalid-request", "media must be the list describeMedia() gives", "media");
     try {
-      send(response, 200, type, await readFile(file));
-    } catch {
-      notFound(response);
+      const baseUrl = `http://${request.headers.host}/`;
+      return { plans: await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number }) };
+    } catch (error) {
+      const { message, code } = error as Error & { code?: unknown };
+      throw new HttpError(400, typeof code === "string" ? code : "media-failed", withoutMachinePaths(message));
     }
   };
 
-  const events = (request: IncomingMessage, response: ServerResponse): void => {
-    response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
-    response.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ version })}\n\n`);
-    clients.add(response);
-    request.on("close", () => clients.delete(response));
+  /** POST /__compose/renders: starts a render of the composition the body names, with its options. */
+  const startRender = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { composition, ...fields } = isPlainObject(request.body) ? request.body : { composition: undefined };
+    const file = await compositionFile(composition);
+    const started = await renders.start(isPlainObject(request.body) ? fields : request.body, { file, name: options.nameOf(file) });
+    if (!started.ok) throw new HttpError(started.busy ? 409 : 400, started.busy ? "render-running" : "invalid-request", withoutMachinePaths(started.problem));
+    return reply.status(202).send({ id: started.render.job.id, output: started.render.job.outputUrl });
   };
 
-  /** POST /__compose/renders starts a render of the composition it names; POST /__compose/renders/<id>/cancel stops it. */
-  const handlePost = async (request: IncomingMessage, response: ServerResponse, name: string): Promise<void> => {
-    if (!postAllowed(request)) return sendJson(response, 403, { error: "the preview accepts JSON requests from its own page only" });
-    if (name === "media") {
-      const body = await readJsonBody(request);
-      if (!body.ok) return sendJson(response, 400, { error: body.problem });
-      const { fps, media } = (body.value ?? {}) as { fps?: unknown; media?: unknown };
-      if (!(FRAME_RATES as readonly unknown[]).includes(fps)) return sendJson(response, 400, { error: `fps must be one of ${FRAME_RATES.join(", ")}` });
-      if (!Array.isArray(media)) return sendJson(response, 400, { error: "media must be the list describeMedia() gives" });
+  const app = createHttpApp({
+    // The page shows the message of every failure; none is the server's alone to log.
+    logError: () => undefined,
+    routeGuide: "the preview answers GET and HEAD for the project's files, POST for its own endpoints",
+  });
+  admitOwnPageOnly(app, { host: options.host, prefix: PREVIEW_PREFIX });
+  // What the browser may keep says so; everything else (the page's files, the project's HTML, every JSON answer) is asked for again.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    return payload;
+  });
+  /** A route whose failures are told in the preview's words, with no machine path. */
+  const answering =
+    (handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
       try {
-        const baseUrl = `http://${request.headers.host}/`;
-        const plans = await options.planMedia({ media: media as MediaPlanRequest["media"], projectRoot: root, baseUrl, fps: fps as number });
-        return sendJson(response, 200, { plans });
+        return await handler(request, reply);
       } catch (error) {
-        return sendJson(response, 400, { error: withoutMachinePaths((error as Error).message), code: (error as { code?: string }).code });
+        throw requestFailure(error, withoutMachinePaths);
       }
-    }
-    if (name === "renders") {
-      const body = await readJsonBody(request);
-      if (!body.ok) return sendJson(response, 400, { error: body.problem });
-      const { composition, ...fields } = isPlainObject(body.value) ? body.value : { composition: undefined };
-      const file = await entryFor(composition);
-      if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
-      const started = await renders.start(isPlainObject(body.value) ? fields : body.value, { file, name: options.nameOf(file) });
-      if (!started.ok) return sendJson(response, started.busy ? 409 : 400, { error: withoutMachinePaths(started.problem) });
-      return sendJson(response, 202, { id: started.render.job.id, output: started.render.job.outputUrl });
-    }
-    const cancel = /^renders\/(\d+)\/cancel$/.exec(name);
-    const render = cancel && renders.get(cancel[1]!);
-    if (!render) return sendJson(response, 404, { error: `no render at ${PREVIEW_PREFIX}${name}` });
-    render.cancel();
-    return sendJson(response, 202, { id: render.job.id });
-  };
+    };
+  const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => app.get(url, { exposeHeadRoute: true }, answering(handler));
+  const post = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => app.post(url, answering(handler));
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const post = request.method === "POST";
-    if (request.method !== "GET" && request.method !== "HEAD" && !post) {
-      response.writeHead(405, { Allow: "GET, HEAD, POST" }).end();
-      return;
-    }
-    // Only this machine's names: a page elsewhere that rebinds its DNS name to 127.0.0.1 cannot read the project.
-    const hostname = (request.headers.host ?? "").replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1");
-    if (hostname !== "" && !LOCAL_NAMES.has(hostname) && hostname !== options.host) {
-      send(response, 403, "text/plain; charset=utf-8", "forbidden host");
-      return;
-    }
-    const url = new URL(request.url ?? "/", "http://preview.invalid");
-    const { pathname } = url;
-    if (post) {
-      if (!pathname.startsWith(PREVIEW_PREFIX)) return sendJson(response, 405, { error: "only the preview's own endpoints accept POST" });
-      return handlePost(request, response, pathname.slice(PREVIEW_PREFIX.length));
-    }
-    if (pathname === "/") return serveApp(response, "index.html");
-    if (pathname.startsWith(PREVIEW_PREFIX)) {
-      const name = pathname.slice(PREVIEW_PREFIX.length);
-      if (name === "state" || name === "lint") {
-        const composition = url.searchParams.get("composition");
-        const file = await entryFor(composition);
-        if (file === undefined) return sendJson(response, 400, { error: await unknownComposition(composition) });
-        return sendJson(response, 200, await answer(name, file));
-      }
-      if (name === "events") return events(request, response);
-      const renderEvents = /^renders\/(\d+)\/events$/.exec(name);
-      if (renderEvents) {
-        const render = renders.get(renderEvents[1]!);
-        return render ? streamRender(response, render) : notFound(response);
-      }
-      if (name === "runtime.js") return sendCacheable(request, response, "text/javascript; charset=utf-8", runtime);
-      if (name === "fonts.css" || name === "fonts.js") {
-        const content = await fonts(name);
-        return content ? sendCacheable(request, response, APP_TYPES[extname(name)]!, content) : notFound(response);
-      }
-      if (pathname.startsWith(WEB_PREFIX)) return serveWeb(response, request.url!.slice(request.url!.indexOf(WEB_PREFIX) + WEB_PREFIX.length));
-      if (name.startsWith("app/")) return serveApp(response, name.slice("app/".length));
-      if (name.startsWith("frames/")) {
-        const frame = await openServedFile(options.framesDir, name.slice("frames/".length));
-        return frame.kind === "file" ? sendProjectFile(request, response, frame, { etag: false }) : notFound(response);
-      }
-      return notFound(response);
-    }
-    const file = await projectFile(pathname);
-    if (file === undefined) return notFound(response);
-    if (/\.html?$/i.test(file.path)) return serveHtml(response, file, url.searchParams.get(CONFIG_PARAMETER));
-    if (ROUTED_TEXT.test(file.path)) return serveRoutedText(request, response, file);
+  get("/", async (_request, reply) => serveApp(reply, "index.html"));
+  get(`${PREVIEW_PREFIX}state`, async (request) => serveProject(request, "state"));
+  get(`${PREVIEW_PREFIX}lint`, async (request) => serveProject(request, "lint"));
+  get(`${PREVIEW_PREFIX}events`, async (_request, reply) => followChanges(reply));
+  get(`${PREVIEW_PREFIX}renders/:id/events`, async (request, reply) => streamRender(reply, findRender(request)));
+  get(`${PREVIEW_PREFIX}runtime.js`, async (request, reply) => sendCacheable(request, reply, "text/javascript; charset=utf-8", runtime));
+  for (const name of ["fonts.css", "fonts.js"] as const) {
+    get(`${PREVIEW_PREFIX}${name}`, async (request, reply) => {
+      const content = await fonts(name);
+      if (!content) throw notFound(`${PREVIEW_PREFIX}${name}`);
+      return sendCacheable(request, reply, APP_TYPES[extname(name)]!, content);
+    });
+  }
+  get(`${WEB_PREFIX}*`, async (request, reply) => serveWeb(reply, request.url.slice(request.url.indexOf(WEB_PREFIX) + WEB_PREFIX.length)));
+  get(`${PREVIEW_PREFIX}app/*`, async (request, reply) => serveApp(reply, pathOf(request).slice(`${PREVIEW_PREFIX}app/`.length)));
+  get(`${PREVIEW_PREFIX}frames/*`, async (request, reply) => {
+    const name = pathOf(request).slice(`${PREVIEW_PREFIX}frames/`.length);
+    const frame = await openServedFile(options.framesDir, name);
+    if (frame.kind !== "file") throw notFound(`${PREVIEW_PREFIX}frames/${name}`);
+    return sendOpenedFile(request, reply, frame, { etag: false });
+  });
+  get(`${PREVIEW_PREFIX}*`, async (request) => {
+    throw notFound(pathOf(request));
+  });
+  get("/*", async (request, reply) => {
+    const url = new URL(request.url, "http://preview.invalid");
+    const file = await projectFile(url.pathname);
+    if (file === undefined) throw notFound(url.pathname);
+    if (/\.html?$/i.test(file.path)) return serveHtml(reply, file, url.searchParams.get(CONFIG_PARAMETER));
+    if (ROUTED_TEXT.test(file.path)) return serveRoutedText(request, reply, file);
     // Revalidated on every load: a reload after a save fetches what changed only, and the
     // browser reuses its compiled scripts for the rest.
-    sendProjectFile(request, response, file, { etag: true });
-  };
-
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: Error) => {
-      // JSON, as every answer of the preview's own; a project file the request named is its fault (400).
-      if (!response.headersSent) sendJson(response, causedByRequest(error) ? 400 : 500, { error: withoutMachinePaths(error.message) });
-      else response.end();
-    });
+    return sendOpenedFile(request, reply, file, { etag: true });
+  });
+  post(`${PREVIEW_PREFIX}media`, planMedia);
+  post(`${PREVIEW_PREFIX}renders`, startRender);
+  post(`${PREVIEW_PREFIX}renders/:id/cancel`, async (request, reply) => {
+    const render = findRender(request);
+    render.cancel();
+    return reply.status(202).send({ id: render.job.id });
+  });
+  post(`${PREVIEW_PREFIX}*`, async (request) => {
+    throw new HttpError(404, "not-found", `there is no POST ${pathOf(request)}`);
   });
 
   let watcher: ProjectWatcher | undefined;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await app.listen({ host: options.host, port: options.port });
   watcher = watchProject(root, announceChange);
-  // Comments keep idle connections open through proxies and show a dead client quickly.
-  const keepAlive = setInterval(() => {
-    for (const client of clients) client.write(": ping\n\n");
-  }, 15_000);
 
-  const { port } = server.address() as AddressInfo;
+  const { port } = app.server.address() as AddressInfo;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearInterval(keepAlive);
-        renders.cancelAll();
-        watcher?.close();
-        watcher = undefined;
-        for (const client of clients) client.end();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    async close() {
+      renders.cancelAll();
+      watcher?.close();
+      watcher = undefined;
+      for (const page of pages) page.end();
+      // Render streams end with their render, which may take a while: their connections go now.
+      app.server.closeAllConnections();
+      await app.close();
+    },
   };
 }

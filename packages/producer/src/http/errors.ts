@@ -71,13 +71,18 @@ function toHttpError(error: FastifyError | Error, bodyLimit: number | undefined)
   return new HttpError(500, "internal-error", "the server failed to handle the request");
 }
 
-export function installErrorHandling(app: FastifyInstance, logError: (line: string) => void): void {
+export interface ErrorHandling {
+  /** Where failures of the server itself (500s) are reported, one line each. */
+  logError: (line: string) => void;
+  /** Where a client finds the routes there are, told with a request for one there is not ("GET /openapi.json lists the routes"). */
+  routeGuide: string;
+}
+
+export function installErrorHandling(app: FastifyInstance, { logError, routeGuide }: ErrorHandling): void {
   app.setErrorHandler(async (error, request, reply) => {
     const http = toHttpError(error as FastifyError, request.routeOptions.bodyLimit);
     if (http.code === "internal-error") logError(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return reply.status(http.status).headers(http.headers).send(errorBody(http.code, http.message, http.field, http.rows));
   });
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.status(404).send(errorBody("unknown-route", `there is no ${request.method} ${request.url.split("?")[0]}; GET /openapi.json lists the routes`)),
-  );
+  app.setNotFoundHandler(async (request, reply) => reply.status(404).send(errorBody("unknown-route", `there is no ${request.method} ${request.url.split("?")[0]}; ${routeGuide}`)));
 }

@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
-import { statOrUndefined } from "@compose/renderer/project";
+import { sendProjectFile, statOrUndefined, type ProjectFile } from "@compose/renderer/project";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { HttpError, outputGone } from "./errors.js";
 
@@ -44,4 +44,14 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, pat
     .header("content-type", contentType)
     .header("content-length", String(Math.max(0, end - start + 1)));
   return reply.send(size === 0 ? "" : createReadStream(path, { start, end }));
+}
+
+/**
+ * Sends a file opened and checked by the project-file rule (the renderer's openServedFile), from
+ * its descriptor, as the renderer's project server sends it: what is sent is what was checked,
+ * with its ETag when asked, one byte range, headers alone for HEAD.
+ */
+export function sendOpenedFile(request: FastifyRequest, reply: FastifyReply, file: ProjectFile, options: { etag: boolean }): void {
+  reply.hijack();
+  sendProjectFile(request.raw, reply.raw, file, options);
 }

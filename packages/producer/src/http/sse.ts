@@ -5,7 +5,7 @@ const HEARTBEAT_MS = 15_000;
 
 export interface EventStream {
   /** Sends one event: its `type` is the SSE event name, the whole object is the JSON data. */
-  send(event: { type: string }): void;
+  send<Event extends { type: string }>(event: Event): void;
   end(): void;
   /** Calls `fn` once when the connection closes, whoever closed it (at once if it already has). */
   onClose(fn: () => void): void;
@@ -13,9 +13,10 @@ export interface EventStream {
 
 /**
  * Opens a text/event-stream on a response no one has written to: the server's (taken over from
- * Fastify) and the preview's.
+ * Fastify) and the preview's. With `retryMs`, a browser that loses the stream asks again after
+ * that long instead of its own default.
  */
-export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}): EventStream {
+export function openEventStream(response: ServerResponse, headers: Record<string, string> = {}, { retryMs }: { retryMs?: number } = {}): EventStream {
   response.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-transform",
@@ -27,6 +28,7 @@ export function openEventStream(response: ServerResponse, headers: Record<string
   const write = (text: string) => {
     if (!response.writableEnded) response.write(text);
   };
+  if (retryMs !== undefined) write(`retry: ${retryMs}\n\n`);
   const heartbeat = setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS);
   response.once("close", () => clearInterval(heartbeat));
   return {

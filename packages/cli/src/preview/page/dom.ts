@@ -25,3 +25,16 @@ export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attribute
   node.append(...children);
   return node;
 }
+
+/**
+ * Calls `handle` for each key pressed while the focus is not in a text field, a list or a button,
+ * without Alt, Ctrl or Meta; a key it acts on (it returns true) does nothing else.
+ */
+export function onShortcut(handle: (event: KeyboardEvent) => boolean): void {
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target instanceof HTMLElement && target.closest("input, select, textarea, button") !== null;
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (handle(event)) event.preventDefault();
+  });
+}

@@ -1,15 +1,16 @@
-// The findings panel: lint findings of the project and errors of the frame shown.
+// The findings panel: lint findings of the project, errors of the frame shown, and the status
+// line.
 import { plural } from "@compose/core";
-import { app } from "./app-state.js";
 import type { LoadFailure } from "@compose/runtime";
 import { errorText } from "@compose/player/core";
+import { app } from "./app-state.js";
 import { $, element } from "./dom.js";
-import { player } from "./viewer.js";
+import { player } from "./player.js";
 
-export function showLint(): void {
-  const lint = app.lint;
+function showLint(): void {
+  const { lint, project } = app.get();
   const list = $("lint-findings");
-  const error = app.state?.error ?? lint?.error;
+  const error = project?.error ?? lint?.error;
   if (error) {
     $("lint-summary").textContent = error;
     $("lint-summary").className = "error";
@@ -23,7 +24,10 @@ export function showLint(): void {
   showFrameFindings();
 }
 
-export function showFrameErrors(): void {
+/** What failed to load in the page shown, as its runtime collected it: described again when it changes. */
+let loadFailures: readonly LoadFailure[] = [];
+
+function showFrameErrors(): void {
   const failures = player.pageApi?.loadFailures ?? [];
   // A script that did not load leaves what it defines undefined: the errors that follow name it.
   const failedScripts = failures.filter((failure) => failure.type === "script").map((failure) => failure.url);
@@ -35,9 +39,9 @@ export function showFrameErrors(): void {
   }
   $("page-errors-title").hidden = errors.length === 0;
   $("page-errors").replaceChildren(...errors.map((message) => element("li", {}, message)));
-  if (JSON.stringify(failures) !== JSON.stringify(app.loadFailures)) {
-    app.loadFailures = failures;
-    void describeFailures(failures, app.state?.version ?? 0).then(showLoadFailures);
+  if (JSON.stringify(failures) !== JSON.stringify(loadFailures)) {
+    loadFailures = failures;
+    void describeFailures(failures, app.get().project?.version ?? 0).then(showLoadFailures);
   }
   showFrameFindings();
 }
@@ -105,12 +109,29 @@ function findingItem(severity: string) {
 
 /** Under the frame: what failed to load and what lint found, so the cause is in view with what it breaks. */
 function showFrameFindings(): void {
-  const lint = (app.lint?.findings ?? []).map((finding) => ({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` }));
+  const lint = (app.get().lint?.findings ?? []).map((finding) => ({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` }));
   $("frame-findings").replaceChildren(...described.map(findingItem("error")), ...lint.map((finding) => findingItem(finding.severity)(finding)));
   $("frame-findings").hidden = described.length === 0 && lint.length === 0;
 }
 
-export function setStatus(text: string, isError = false): void {
+function showStatus({ text, error }: { text: string; error: boolean }): void {
   $("status").textContent = text;
-  $("status").classList.toggle("error", isError);
+  $("status").classList.toggle("error", error);
+}
+
+/** Shows each lint answer and status, and the errors of the frame shown as the player and the page's runtime find them. */
+export function bindFindings(): void {
+  app.subscribe((state) => state.lint, showLint);
+  app.subscribe((state) => state.status, showStatus);
+  // The runtime of every composition frame announces each load failure it finds, even one after
+  // the frame was shown (a background image, a late fetch), on every window above it.
+  window.addEventListener("compose:loadfailure", showFrameErrors);
+  let shown: number | undefined;
+  player.addEventListener("state", () => {
+    // The page's errors may have grown with the frame it showed.
+    if (player.shown !== shown) showFrameErrors();
+    shown = player.shown;
+  });
+  player.addEventListener("load", showFrameErrors);
+  player.addEventListener("problem", showFrameErrors);
 }

@@ -1,6 +1,7 @@
 // Media as render prepares them: extracted video frames and natural lengths, from the server.
 import type { ComposeApi, CompositionInfo } from "@compose/runtime";
-import { setStatus } from "./findings.js";
+import { setStatus } from "./app-state.js";
+import { answerOf } from "./server-answer.js";
 
 /**
  * Hands the composition page the plans render hands its pages: the natural length of media
@@ -16,7 +17,6 @@ export async function prepareFrameMedia(api: ComposeApi, info: CompositionInfo, 
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ fps, media }),
   });
-  const answer = (await response.json()) as { plans: Parameters<ComposeApi["prepareMedia"]>[0]; error?: string; code?: string };
-  if (!response.ok) throw new Error(answer.code ? `${answer.code}: ${answer.error}` : answer.error);
-  return api.prepareMedia(answer.plans);
+  const { plans } = await answerOf<{ plans: Parameters<ComposeApi["prepareMedia"]>[0] }>(response, { withCode: true });
+  return api.prepareMedia(plans);
 }

@@ -2,13 +2,10 @@
 // back; and the matching `compose render` command to copy.
 import { plural } from "@compose/core";
 import type { JobEvent } from "@compose/producer";
-import { DEFAULT_FPS, errorText } from "@compose/player/core";
-import { app } from "./app-state.js";
+import { errorText } from "@compose/player/core";
+import { app, changedPageInstances, changedPageValues, pageRenderCommand } from "./app-state.js";
 import { $, $input, $select, element } from "./dom.js";
-import { chosenComposition } from "./project.js";
-import { renderCommand } from "./values.js";
-import { pageChangedInstances, pageChangedValues } from "./variables-panel.js";
-import { player } from "./viewer.js";
+import { answerOf } from "./server-answer.js";
 
 type PanelState = "running" | "refused" | "finished" | "failed" | "cancelled";
 
@@ -24,8 +21,8 @@ function fillSelect(select: HTMLSelectElement, values: ReadonlyArray<string | nu
   select.value = String(chosen);
 }
 
-export function buildRenderPanel(): void {
-  const choices = app.state?.renderChoices;
+function buildRenderPanel(): void {
+  const choices = app.get().project?.renderChoices;
   if (!choices) return;
   fillSelect($select("render-format"), choices.formats, choices.defaults.format);
   fillSelect($select("render-quality"), choices.qualities, choices.defaults.quality);
@@ -36,7 +33,7 @@ export function buildRenderPanel(): void {
 
 /** Shows the finished output at `url`: an image format (gif) in the image, the others in the video. */
 function showResult(format: string, url: string): void {
-  const image = app.state?.renderChoices.imageFormats.includes(format) ?? false;
+  const image = app.get().project?.renderChoices.imageFormats.includes(format) ?? false;
   const video = $<HTMLVideoElement>("render-video");
   const picture = $<HTMLImageElement>("render-image");
   video.hidden = image;
@@ -66,7 +63,8 @@ export function optionValue(text: string): string | number {
 }
 
 async function startRender(): Promise<void> {
-  const composition = chosenComposition();
+  const state = app.get();
+  const { composition } = state;
   const body = {
     format: $select("render-format").value,
     quality: $select("render-quality").value,
@@ -74,8 +72,8 @@ async function startRender(): Promise<void> {
     scale: optionValue($input("render-scale").value),
     workers: optionValue($input("render-workers").value),
     allowMissingAssets: $input("render-allow-missing").checked,
-    variables: pageChangedValues(),
-    instances: pageChangedInstances(),
+    variables: changedPageValues(state),
+    instances: changedPageInstances(state),
     ...(composition ? { composition } : {}),
   };
   $("render-messages").replaceChildren();
@@ -84,11 +82,9 @@ async function startRender(): Promise<void> {
   render.state = undefined;
   setRendering(true);
   $("render-status").textContent = "starting…";
-  let answer: { id: string; error?: string };
+  let answer: { id: string };
   try {
-    const response = await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    answer = (await response.json()) as { id: string; error?: string };
-    if (!response.ok) throw new Error(answer.error ?? `the preview server answered ${response.status}`);
+    answer = await answerOf(await fetch("/__compose/renders", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }));
   } catch (error) {
     render.state = "refused";
     setRendering(false);
@@ -154,18 +150,18 @@ async function cancelRender(): Promise<void> {
   await fetch(`/__compose/renders/${render.id}/cancel`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
 }
 
-function pageRenderCommand(): string {
-  if (!app.state) return "";
-  const command = renderCommand(app.state.renderCommand, player.fps, DEFAULT_FPS, pageChangedValues());
-  return $input("render-allow-missing").checked ? `${command} --allow-missing-assets` : command;
+/** The command of the render panel: the page's, with the panel's own flag. */
+function commandText(): string {
+  const command = pageRenderCommand(app.get());
+  return command && $input("render-allow-missing").checked ? `${command} --allow-missing-assets` : command;
 }
 
-export function updateCommand(): void {
-  $("render-command").textContent = pageRenderCommand();
+function updateCommand(): void {
+  $("render-command").textContent = commandText();
 }
 
 async function copyCommand(): Promise<void> {
-  const text = pageRenderCommand();
+  const text = commandText();
   $("render-command").textContent = text;
   let copied = false;
   try {
@@ -184,7 +180,10 @@ async function copyCommand(): Promise<void> {
   setTimeout(() => ($("copy-result").textContent = ""), 2000);
 }
 
+/** Fills the choices once the project is read, and keeps the command to copy in step with the values and fps chosen. */
 export function bindRenderPanel(): void {
+  app.subscribe((state) => state.project?.renderChoices, buildRenderPanel);
+  app.subscribe(pageRenderCommand, updateCommand);
   $("render-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void startRender();

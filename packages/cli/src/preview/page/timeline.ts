@@ -1,30 +1,22 @@
 // The timeline panel: one lane per track, clips to scale, instances that unfold, a playhead;
 // click or drag to seek.
-import type { TimelineEntry } from "@compose/runtime";
-import { $, $input, element } from "./dom.js";
+import { app } from "./app-state.js";
 import type { AnimationSegment } from "./animations.js";
+import { $, $input, element, onShortcut } from "./dom.js";
+import { player, setPlaying } from "./player.js";
 import { describeEntry, entryLabel, rulerTicks, timelineLanes, type LaneItem } from "./timeline-layout.js";
-import { player, seekTo, setPlaying } from "./viewer.js";
 import { waveformCanvas } from "./waveform.js";
 
 /** Width of the lane labels, in CSS pixels (the stylesheet reads it as --label-width). */
 const LABEL_WIDTH = 140;
 
+/** What the timeline shows of its own: the composition's timed elements and animations are the store's. */
 const timeline = {
-  /** The composition's timed elements from the runtime (describeTimeline), after each load. */
-  entries: [] as TimelineEntry[],
-  /** The tweens and CSS animations of the composition frame and its instances. */
-  animations: [] as AnimationSegment[],
   /** Keys of the instances shown with their own lanes. */
   expanded: new Set<string>(),
   /** Pixels per second as last drawn. */
   scale: 1,
 };
-
-export function setTimelineEntries(entries: TimelineEntry[], animations: AnimationSegment[]): void {
-  timeline.entries = entries;
-  timeline.animations = animations;
-}
 
 /** A lane per animated element: its segments, each with what moves and when. */
 function animationLanes(segments: readonly AnimationSegment[], scale: number): Map<string, HTMLElement> {
@@ -48,11 +40,6 @@ function animationLanes(segments: readonly AnimationSegment[], scale: number): M
     lanes.set(target, row);
   }
   return lanes;
-}
-
-/** Another composition: nothing of the last one stays unfolded. */
-export function resetTimeline(): void {
-  timeline.expanded.clear();
 }
 
 function sourcePath(src: string): string {
@@ -118,7 +105,7 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
   return clip;
 }
 
-export function drawTimeline(): void {
+function drawTimeline(): void {
   // Redrawing replaces the clips: an expander that had the focus keeps it.
   const focusedKey = (document.activeElement?.closest(".clip") as HTMLElement | null | undefined)?.dataset.key;
   const duration = player.duration ?? 0;
@@ -127,10 +114,11 @@ export function drawTimeline(): void {
   $("timeline").style.setProperty("--label-width", `${LABEL_WIDTH}px`);
   $("timeline").style.width = `${LABEL_WIDTH + duration * scale + 8}px`;
   drawRuler(duration, scale);
-  const animations = animationLanes(timeline.animations, scale);
-  const targetOf = new Map(timeline.animations.map((segment) => [segment.targetId, segment.target]));
+  const { entries, animations: segments } = app.get().timeline;
+  const animations = animationLanes(segments, scale);
+  const targetOf = new Map(segments.map((segment) => [segment.targetId, segment.target]));
   $("lanes").replaceChildren(
-    ...timelineLanes(timeline.entries, timeline.expanded).flatMap((lane) => {
+    ...timelineLanes(entries, timeline.expanded).flatMap((lane) => {
       const track = element("div", { class: "lane-track" }, ...lane.items.map((item) => clipElement(item, duration, scale)));
       const row = element("div", { class: `lane${lane.depth > 0 ? " nested" : ""}`, "data-track": lane.track === Infinity ? "" : lane.track });
       row.append(element("div", { class: "lane-label", title: lane.label }, lane.label), track);
@@ -149,7 +137,7 @@ export function drawTimeline(): void {
   movePlayhead();
 }
 
-export function movePlayhead(): void {
+function movePlayhead(): void {
   const { target } = player;
   $("playhead").style.left = `${LABEL_WIDTH + player.frameTime(target) * timeline.scale}px`;
   $("timeline").setAttribute("aria-valuemax", String(player.totalFrames - 1));
@@ -158,8 +146,8 @@ export function movePlayhead(): void {
 }
 
 /** Marks the timeline clip of each sound with whether it is playing now. */
-export function showPlaying(heard: ReadonlySet<string>): void {
-  for (const clip of document.querySelectorAll<HTMLElement>(".clip[data-media-key]")) clip.dataset.playing = String(heard.has(clip.dataset.mediaKey!));
+function showPlaying(): void {
+  for (const clip of document.querySelectorAll<HTMLElement>(".clip[data-media-key]")) clip.dataset.playing = String(player.heard.has(clip.dataset.mediaKey!));
 }
 
 /** The frame under a pointer on the timeline. */
@@ -168,26 +156,34 @@ function frameAt(clientX: number): number {
   return Math.round((Math.max(0, x) / timeline.scale) * player.fps);
 }
 
-export function setZoom(value: number): void {
+function zoomBy(steps: number): void {
   const zoom = $input("zoom");
-  zoom.value = String(Math.max(Number(zoom.min), Math.min(Number(zoom.max), value)));
+  zoom.value = String(Math.max(Number(zoom.min), Math.min(Number(zoom.max), Number(zoom.value) + steps)));
   drawTimeline();
 }
 
-export function zoomBy(steps: number): void {
-  setZoom(Number($input("zoom").value) + steps);
-}
-
+/** Draws the timeline of each page shown, at the player's timing, its playhead at the frame asked for; unfolds nothing of another composition. */
 export function bindTimeline(): void {
+  app.subscribe((state) => state.timeline, drawTimeline);
+  app.subscribe(
+    (state) => state.project?.entry.url,
+    () => {
+      timeline.expanded.clear();
+      drawTimeline();
+    },
+  );
+  player.addEventListener("timing", drawTimeline);
+  player.addEventListener("target", movePlayhead);
+  player.addEventListener("sounds", showPlaying);
   const area = $("timeline");
   area.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || (event.target as Element).closest("button")) return;
     setPlaying(false);
     area.setPointerCapture(event.pointerId);
-    seekTo(frameAt(event.clientX));
+    player.seek(frameAt(event.clientX));
   });
   area.addEventListener("pointermove", (event) => {
-    if (area.hasPointerCapture(event.pointerId)) seekTo(frameAt(event.clientX));
+    if (area.hasPointerCapture(event.pointerId)) player.seek(frameAt(event.clientX));
   });
   area.addEventListener("mouseover", (event) => {
     const clip = (event.target as Element).closest?.(".clip");
@@ -196,5 +192,11 @@ export function bindTimeline(): void {
   $("zoom").addEventListener("input", drawTimeline);
   $("zoom-in").addEventListener("click", () => zoomBy(1));
   $("zoom-out").addEventListener("click", () => zoomBy(-1));
+  onShortcut((event) => {
+    if (event.key === "+" || event.key === "=") zoomBy(1);
+    else if (event.key === "-") zoomBy(-1);
+    else return false;
+    return true;
+  });
   new ResizeObserver(drawTimeline).observe($("timeline-scroll"));
 }

@@ -1,11 +1,10 @@
 // The variables panel: a widget per declared variable, a group per sub-composition instance.
 import type { CompositionVariable } from "@compose/core";
-import { app } from "./app-state.js";
+import { app, defaultValues, pageBootConfig } from "./app-state.js";
 import { $, element } from "./dom.js";
+import { player, requestReload } from "./player.js";
 import { cellValue, parseRecordList, recordColumns, type RecordRow } from "./record-list.js";
-import { updateCommand } from "./render-panel.js";
-import { bootConfig, type BootConfig, changedInstances, changedValues, hostValues, instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
-import { player, requestReload, updatePending } from "./viewer.js";
+import { instanceBase, isChanged, type InstanceDeclarations, type Values } from "./values.js";
 
 /**
  * Where a widget's value lives: the top-level composition's values (the boot config's), or one
@@ -14,63 +13,53 @@ import { player, requestReload, updatePending } from "./viewer.js";
 interface Scope {
   key: string;
   idPrefix: string;
-  values: Values;
+  values(): Values;
+  set(id: string, value: unknown): void;
   base(variable: CompositionVariable): unknown;
 }
 
-function topScope(): Scope {
-  return { key: "", idPrefix: "variable-", values: app.values, base: (variable) => variable.default };
-}
+const topScope: Scope = {
+  key: "",
+  idPrefix: "variable-",
+  values: () => app.get().values,
+  set: (id, value) => app.update((state) => ({ values: { ...state.values, [id]: value } })),
+  base: (variable) => variable.default,
+};
 
 function instanceScope(instance: InstanceDeclarations): Scope {
-  app.instanceValues[instance.id] ??= {};
-  return { key: instance.id, idPrefix: `instance-${instance.id}-`, values: app.instanceValues[instance.id]!, base: (variable) => instanceBase(instance, variable) };
-}
-
-export function pageChangedValues(): Values {
-  return changedValues(app.state?.variables ?? [], app.values);
-}
-
-export function pageChangedInstances(): Record<string, Values> {
-  return changedInstances(app.state?.instances ?? [], app.instanceValues);
-}
-
-export function currentBootConfig(): BootConfig {
-  return bootConfig(pageChangedValues(), pageChangedInstances());
-}
-
-export function resetInstanceValues(): void {
-  app.instanceValues = hostValues(app.state?.instances ?? []);
-}
-
-export function resetValues(): void {
-  app.values = Object.fromEntries((app.state?.variables ?? []).map((variable) => [variable.id, variable.default]));
-  resetInstanceValues();
+  return {
+    key: instance.id,
+    idPrefix: `instance-${instance.id}-`,
+    values: () => app.get().instanceValues[instance.id] ?? {},
+    set: (id, value) => app.update((state) => ({ instanceValues: { ...state.instanceValues, [instance.id]: { ...state.instanceValues[instance.id], [id]: value } } })),
+    base: (variable) => instanceBase(instance, variable),
+  };
 }
 
 /** Sets a value from a widget and applies it. */
 function setValue(scope: Scope, variable: CompositionVariable, value: unknown): void {
-  scope.values[variable.id] = value;
+  scope.set(variable.id, value);
   document
     .querySelector(`[data-scope="${CSS.escape(scope.key)}"] [data-variable="${CSS.escape(variable.id)}"]`)
     ?.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
-  updateCommand();
   scheduleApply();
 }
+
+let applyTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * Applies the values once the current task is done (a reset sets many). Not after a pause in
  * typing: a load already running is dropped when it ends for the latest values, so keys typed
  * meanwhile cost one more load, and a single change shows as soon as it can.
  */
-export function scheduleApply(): void {
-  clearTimeout(app.applyTimer);
-  app.applyTimer = setTimeout(() => {
-    app.applyTimer = undefined;
-    if (JSON.stringify(currentBootConfig()) !== player.loadedConfig) requestReload();
-    updatePending();
+function scheduleApply(): void {
+  clearTimeout(applyTimer);
+  applyTimer = setTimeout(() => {
+    applyTimer = undefined;
+    if (JSON.stringify(pageBootConfig(app.get())) !== player.loadedConfig) requestReload();
+    app.update({ applying: false });
   });
-  updatePending();
+  app.update({ applying: true });
 }
 
 function numberWidget(id: string, variable: Extract<CompositionVariable, { type: "number" }>, value: unknown, apply: (value: number) => void): HTMLElement[] {
@@ -138,7 +127,7 @@ function recordTable(id: string, label: string, initial: RecordRow[], apply: (te
 /** The widget for one declaration, chosen from its type and fields, labelled by its label. */
 function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElement {
   const id = `${scope.idPrefix}${variable.id}`;
-  const value = scope.values[variable.id];
+  const value = scope.values()[variable.id];
   const row = element("div", { class: "variable", "data-variable": variable.id, "data-type": variable.type });
   row.classList.toggle("changed", isChanged(variable, value, scope.base(variable)));
   const control = element("div", { class: "control" });
@@ -191,11 +180,11 @@ function variableWidget(variable: CompositionVariable, scope: Scope): HTMLElemen
   return row;
 }
 
-export function buildVariablesPanel(): void {
-  const variables = app.state?.variables ?? [];
-  const scope = topScope();
-  $("variables").replaceChildren(...variables.map((variable) => variableWidget(variable, scope)));
-  const instances = app.state?.instances ?? [];
+function buildVariablesPanel(): void {
+  const { project } = app.get();
+  const variables = project?.variables ?? [];
+  $("variables").replaceChildren(...variables.map((variable) => variableWidget(variable, topScope)));
+  const instances = project?.instances ?? [];
   $("instance-variables").replaceChildren(
     ...instances.map((instance) => {
       const scope = instanceScope(instance);
@@ -209,4 +198,16 @@ export function buildVariablesPanel(): void {
   );
   $("no-variables").hidden = variables.length > 0 || instances.length > 0;
   $("reset-variables").hidden = variables.length === 0 && instances.length === 0;
+}
+
+/** Builds the widgets for each project whose declarations differ from the last; a reset takes every value back to its default. */
+export function bindVariablesPanel(): void {
+  app.subscribe((state) => JSON.stringify([state.project?.variables, state.project?.instances]), buildVariablesPanel);
+  $("reset-variables").addEventListener("click", () => {
+    app.update(defaultValues);
+    buildVariablesPanel();
+    scheduleApply();
+  });
+  $("variables").addEventListener("submit", (event) => event.preventDefault());
+  $("instance-variables").addEventListener("submit", (event) => event.preventDefault());
 }

@@ -25,7 +25,7 @@ async function decodePeaks(src: string): Promise<Float32Array | undefined> {
 }
 
 function peaksOf(src: string): Promise<Float32Array | undefined> {
-  const key = `${app.state?.version ?? 0} ${src}`;
+  const key = `${app.get().project?.version ?? 0} ${src}`;
   if (!decoded.has(key)) decoded.set(key, decodePeaks(src));
   return decoded.get(key)!;
 }
