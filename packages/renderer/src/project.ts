@@ -13,7 +13,7 @@ export { createRoutedWeb, type RoutedWeb } from "./web/local/routed-web.js";
 export { createLocalWeb, type LocalWeb } from "./web/local/local-resolver.js";
 // The file server's way with project files, for the studio to serve them alike.
 export { openServedFile } from "./web/project-server.js";
-export { sendProjectFile } from "./web/send-file.js";
+export { byteRange, sendProjectFile } from "./web/send-file.js";
 export { projectAssetCheck } from "./1-load/composition/project-asset-check.js";
 // The project-file rule the render's file server applies.
 export { readProjectFile, readOpenedFile, ProjectFileError, MAX_PROJECT_FILE_BYTES, notRegularFile, type ProjectFile } from "./common/project-file.js";

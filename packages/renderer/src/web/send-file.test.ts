@@ -18,5 +18,7 @@ describe("byteRange", () => {
 
   it("sends the whole file for no range, several ranges, another unit or a malformed one", () => {
     for (const header of [undefined, "bytes=0-1,5-6", "items=0-1", "bytes=-", "bytes=20-10", "bytes=a-b"]) expect(byteRange(header, 100)).toBeUndefined();
+    // Reversed is malformed even when it starts past the end.
+    expect(byteRange("bytes=20-10", 10)).toBeUndefined();
   });
 });

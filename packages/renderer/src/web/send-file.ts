@@ -6,7 +6,8 @@ import type { ProjectFile } from "../common/project-file.js";
 /**
  * The one byte range a Range header asks of `size` bytes, as [first, last]; "unsatisfiable" when
  * it starts past the end; undefined to send the whole file (no header, or one this server does
- * not take: several ranges, another unit, a malformed one).
+ * not take: several ranges, another unit, a malformed one). Clients of video files ask for one
+ * range at a time. Every server of compose reads ranges with it.
  */
 export function byteRange(header: string | undefined, size: number): [number, number] | "unsatisfiable" | undefined {
   const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
@@ -17,9 +18,10 @@ export function byteRange(header: string | undefined, size: number): [number, nu
     return length === 0 || size === 0 ? "unsatisfiable" : [Math.max(0, size - length), size - 1];
   }
   const first = Number(match[1]);
-  const last = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (first >= size) return "unsatisfiable";
-  return last < first ? undefined : [first, last];
+  const last = match[2] === "" ? Number.POSITIVE_INFINITY : Number(match[2]);
+  // A reversed range is malformed, whatever the size: ignored, as RFC 9110 says.
+  if (last < first) return undefined;
+  return first >= size ? "unsatisfiable" : [first, Math.min(last, size - 1)];
 }
 
 /**
