@@ -104,11 +104,14 @@ COPY packages/core/package.json packages/core/
 COPY packages/runtime/package.json packages/runtime/
 COPY packages/renderer/package.json packages/renderer/
 COPY packages/producer/package.json packages/producer/
+COPY packages/player/package.json packages/player/
 COPY packages/cli/package.json packages/cli/
 COPY packages/cli/bin packages/cli/bin
+# Without install scripts: the one native module they would build is the server's state store
+# (better-sqlite3), which needs a compiler this image does not hold and which a render never loads.
 RUN --mount=type=secret,id=ca-certificates,target=/run/secrets/ca-certificates set -eu; \
     if [ -s /run/secrets/ca-certificates ]; then export npm_config_cafile=/run/secrets/ca-certificates; fi; \
-    npm ci --no-audit --no-fund
+    npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY packages packages
 RUN npm run --silent build

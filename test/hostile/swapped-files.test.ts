@@ -125,8 +125,8 @@ type Ask = (path: string) => Promise<{ status: number; body: string }>;
 const fetchFrom =
   (baseUrl: () => string): Ask =>
   async (path) => {
-    // A request left unanswered is a wrong answer too, not a stuck test.
-    const response = await fetch(new URL(path, baseUrl()), { signal: AbortSignal.timeout(5000) });
+    // A request left unanswered is a wrong answer too, not a stuck test (30 s: one busy machine's worst wait, many times over).
+    const response = await fetch(new URL(path, baseUrl()), { signal: AbortSignal.timeout(30_000) });
     return { status: response.status, body: await response.text() };
   };
 
@@ -177,7 +177,8 @@ describe("a project file swapped for a link out while it is read", () => {
     expect(tally!.inside).toBeGreaterThan(0);
     expect(tally!.refused).toBeGreaterThan(0);
     expect(tally!.inside + tally!.refused).toBeGreaterThanOrEqual(FETCHES);
-  }, 60_000);
+    // A count of fetches, not a time: on a busy machine they take minutes.
+  }, 600_000);
 });
 
 describe("ranges and HEAD", () => {
