@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium-headless-shell chromium firefox-esr ffmpeg fonts-dejavu-core fonts-liberation2 fonts-noto-color-emoji redis-server)
+# python3, make and g++ build the server's state store (better-sqlite3) when npm finds no prebuilt binary for it.
+packages=(chromium-headless-shell chromium firefox-esr ffmpeg fonts-dejavu-core fonts-liberation2 fonts-noto-color-emoji redis-server python3 make g++)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
