@@ -59,7 +59,7 @@ export function registerRender(program: Command): void {
         throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
       }
       if (flags.image !== undefined && !flags.docker) throw new UsageError("--image names the image of --docker: add --docker, or leave out --image");
-      const batchOnly = (["batchConcurrency", "failFast", "resume"] as const).find((field) => flags[field] !== undefined && flags[field] !== false);
+      const batchOnly = (["batchConcurrency", "failFast", "resume", "sharedFrames"] as const).find((field) => flags[field] !== undefined && flags[field] !== false);
       if (batchOnly !== undefined && flags.batch === undefined) throw new UsageError(`${optionFlag(batchOnly)} goes with --batch FILE; without it there is one render`);
       // A batch's --output is a template: its {ext} names no format, the flag or the default does.
       const formatFlags = flags.batch !== undefined && flags.output?.includes("{ext}") ? { ...flags, output: undefined } : flags;
