@@ -14,6 +14,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { findBrowserExecutable } from "@compose/renderer";
 
 const root = resolve(import.meta.dirname, "../..");
 const cli = join(root, "packages", "cli", "bin", "compose.js");
@@ -142,20 +143,28 @@ function hyperFramesCommand(): [string, string[]] | undefined {
 }
 
 const hyperframes = hyperFramesCommand();
-let hyperframesMs: number | undefined;
+/** HyperFrames' wall time, or why it did not render. */
+let hyperframesRun: { ms: number } | { error: string } | undefined;
 if (hyperframes) {
-  hyperframesMs = await phase("HyperFrames render --batch", async () => {
+  hyperframesRun = await phase("HyperFrames render --batch", async () => {
     const [command, prefix] = hyperframes;
     const started = performance.now();
-    // At compose's standard CRF (18): HyperFrames' default quality encodes at 16.
-    execFileSync(command, [...prefix, "render", "--batch", "rows.json", "-o", "hf/row-{index}.mp4", "--crf", "18", "--quiet"], {
-      cwd: dir,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, HYPERFRAMES_NO_TELEMETRY: "1", DO_NOT_TRACK: "1" },
-    });
-    return performance.now() - started;
+    try {
+      // At compose's standard CRF (18), HyperFrames' default quality encoding at 16; in the browser
+      // compose uses, so that it never tries to download one.
+      execFileSync(command, [...prefix, "render", "--batch", "rows.json", "-o", "hf/row-{index}.mp4", "--crf", "18", "--quiet"], {
+        cwd: dir,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, HYPERFRAMES_BROWSER_PATH: process.env.HYPERFRAMES_BROWSER_PATH ?? findBrowserExecutable(), HYPERFRAMES_NO_TELEMETRY: "1", DO_NOT_TRACK: "1" },
+      });
+      return { ms: performance.now() - started };
+    } catch (error) {
+      const stderr = String((error as { stderr?: Buffer }).stderr ?? error);
+      return { error: stderr.trim().split("\n").filter((line) => /error|fail|not found/i.test(line))[0] ?? stderr.trim().split("\n")[0]! };
+    }
   });
 }
+const hyperframesMs = hyperframesRun && "ms" in hyperframesRun ? hyperframesRun.ms : undefined;
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
@@ -186,9 +195,11 @@ const [shared, unshared] = ways;
 console.log(`batch / separate runs: ${(shared!.wallMs / separateMs).toFixed(2)} with shared frames, ${(unshared!.wallMs / separateMs).toFixed(2)} without (target at most 0.6)`);
 console.log(`batch with / without shared frames: ${(shared!.wallMs / unshared!.wallMs).toFixed(2)}`);
 console.log(
-  hyperframesMs === undefined
+  hyperframesRun === undefined
     ? "HyperFrames: not run (set HYPERFRAMES_BIN to its command)"
-    : `batch / HyperFrames: ${(shared!.wallMs / hyperframesMs).toFixed(2)} with shared frames, ${(unshared!.wallMs / hyperframesMs).toFixed(2)} without (target at most 0.45)`,
+    : "error" in hyperframesRun
+      ? `HyperFrames failed: ${hyperframesRun.error}`
+      : `batch / HyperFrames: ${(shared!.wallMs / hyperframesRun.ms).toFixed(2)} with shared frames, ${(unshared!.wallMs / hyperframesRun.ms).toFixed(2)} without (target at most 0.45)`,
 );
 console.log(`rows whose batch output decodes to the same frames and audio as their separate render: ${exact.shared} of ${rows.length} with shared frames, ${exact.unshared} without`);
 rmSync(dir, { recursive: true, force: true });

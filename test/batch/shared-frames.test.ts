@@ -5,7 +5,7 @@
  * each shared frame as well and fails on the first whose image differs from the row's it was
  * taken from: the fingerprint never calls two different frames the same, down to one letter.
  */
-import { copyFile, mkdir } from "node:fs/promises";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lines, render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
@@ -158,6 +158,37 @@ describe("compose render --batch, frames every row paints alike", () => {
     expect(decoded[1]).not.toEqual(decoded[0]);
     expect(decoded[2]).not.toEqual(decoded[0]);
   }, 240_000);
+
+  it("counts what paints by reference from an invisible subtree: a gradient there that a row colours", async () => {
+    await writeFile(
+      project.path("gradient.html"),
+      compositionHtml({
+        id: "gradient",
+        duration: 2,
+        variables: VARIABLES,
+        backdrop: "#101010",
+        css: `#defs { opacity: 0; position: absolute; } #name { position: absolute; top: 120px; left: 20px; font: 20px sans-serif; color: #fff; opacity: 0; animation: show 0.5s 1s linear; }
+          @keyframes show { from, to { opacity: 1; } }`,
+        body: `<div id="defs"><svg width="0" height="0"><linearGradient id="fill"><stop id="stop" offset="0"/><stop offset="1" stop-color="#fff"/></linearGradient></svg></div>
+          <svg width="320" height="100"><rect width="320" height="100" fill="url(#fill)"/></svg><p id="name"></p>`,
+        after: `<script>
+          const { name = "Ada Lovelace", accent = "#ff5a36" } = __compose.getVariables();
+          document.getElementById("stop").setAttribute("stop-color", accent);
+          document.getElementById("name").textContent = name;
+        </script>`,
+      }),
+    );
+    const batch = await run([project.path("gradient.html"), "--batch", "rows.json", "-o", "gradient/{index}.mp4", "--batch-concurrency", "1", "--json"], { COMPOSE_VERIFY_SHARED_FRAMES: "1" });
+    expect(batch.code, batch.stderr).toBe(0);
+    const shared = lines(batch.stdout)
+      .map((line) => JSON.parse(line) as FinishedEvent | { type: string })
+      .filter((event): event is FinishedEvent => event.type === "finished")
+      .sort((a, b) => a.row - b.row)
+      .map((event) => event.stats.shared);
+    // The row in another colour paints every frame otherwise; the row with another letter only the text's.
+    expect(shared[1]).toBe(0);
+    expect(shared[2]).toBeGreaterThan(0);
+  }, 120_000);
 
   it("with --no-shared-frames, captures every row's every frame", async () => {
     const batch = await run([project.path("gsap.html"), "--batch", "rows.json", "-o", "unshared/{index}.mp4", "--no-shared-frames", "--json"]);
