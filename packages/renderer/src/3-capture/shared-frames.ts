@@ -4,7 +4,7 @@ import type { FrameResult } from "../common/frame-result.js";
 import { RenderError } from "../common/render-error.js";
 
 /** What SharedFrames may hold at most, images together: past it, frames are captured and not kept. */
-export const SHARED_FRAMES_MAX_BYTES = 256 * 1024 * 1024;
+const SHARED_FRAMES_MAX_BYTES = 256 * 1024 * 1024;
 
 /** A frame an earlier row captured: what its page painted (its fingerprint's digest) and the image. */
 interface Kept {
@@ -156,6 +156,7 @@ export class RowFrames {
     this.#shared.pass(this, frame);
   }
 
+  /** Whether this row has passed `frame`: a frame kept after it did does not wait for it. */
   hasPassed(frame: number): boolean {
     return this.#passed.has(frame);
   }

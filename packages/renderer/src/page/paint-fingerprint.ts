@@ -76,7 +76,8 @@ export function createPaintFingerprinter(send: CDPSession["send"]): () => Promis
     properties ??= (await send("Runtime.evaluate", { expression: STYLE_PROPERTIES, returnByValue: true })).result.value as string[];
     const [facts, snapshot] = await Promise.all([
       send("Runtime.evaluate", { expression: PAGE_FACTS, returnByValue: true }).then(({ result }) => result.value as PageFacts),
-      send("DOMSnapshot.captureSnapshot", { computedStyles: properties, includePaintOrder: true, includeDOMRects: true, includeBlendedBackgroundColors: true, includeTextColorOpacities: true }),
+      // Blended background colours and text colour opacities follow from the styles: not asked for.
+      send("DOMSnapshot.captureSnapshot", { computedStyles: properties, includePaintOrder: true, includeDOMRects: true }),
     ]);
     if (facts.off[0]) return { off: facts.off[0] };
     if (facts.documents !== snapshot.documents.length) return { off: "a frame the page's scripts cannot reach" };

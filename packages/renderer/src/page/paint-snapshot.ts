@@ -90,8 +90,6 @@ export function canonicalSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshot
         layout.offsetRects?.[l] ?? null,
         layout.scrollRects?.[l] ?? null,
         layout.clientRects?.[l] ?? null,
-        string(layout.blendedBackgroundColors?.[l]),
-        layout.textColorOpacities?.[l] ?? null,
         stacking.has(l),
       ]);
     }
