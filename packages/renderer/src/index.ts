@@ -1,6 +1,7 @@
 export { render, type RenderRequest, type RenderHooks } from "./render/render.js";
 // For renders that share browsers one after another (a batch's rows).
 export { KeptBrowsers } from "./page/browser-pool.js";
+export { SharedFrames, type RowFrames } from "./3-capture/shared-frames.js";
 // For `compose snapshot`: moments of a composition captured as render captures them, as a contact sheet or frame files.
 export { snapshot, type SnapshotRequest } from "./render/snapshot.js";
 // For `compose info`: what only a running page knows of a composition, loaded as render loads it.

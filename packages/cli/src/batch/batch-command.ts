@@ -58,6 +58,7 @@ export async function runBatchCommand({ flags, entry, options, selection, settin
       concurrency: lanes,
       failFast: flags.failFast ?? false,
       resume: flags.resume ?? false,
+      sharedFrames: flags.sharedFrames ?? true,
       signal,
       onEvent: report.event,
       onOutcome: report.outcome,

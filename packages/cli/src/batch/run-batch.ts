@@ -35,6 +35,8 @@ export interface BatchRequest {
   concurrency: number;
   failFast: boolean;
   resume: boolean;
+  /** Whether a frame that paints as an earlier row's takes that row's image (SharedFrames). */
+  sharedFrames: boolean;
   signal: AbortSignal;
   onEvent(row: PlannedRow, event: RenderEvent): void;
   onOutcome(row: PlannedRow, outcome: RowOutcome): void;
@@ -49,9 +51,11 @@ export interface BatchRequest {
  */
 export async function runBatch(request: BatchRequest): Promise<Map<number, RowOutcome>> {
   const { plan, options, signal } = request;
-  const { render, RenderError, KeptBrowsers } = await import("@compose/renderer");
+  const { render, RenderError, KeptBrowsers, SharedFrames } = await import("@compose/renderer");
   // One set of browsers for the whole batch: a row takes them as its render would launch them.
   const browsers = new KeptBrowsers();
+  // COMPOSE_VERIFY_SHARED_FRAMES=1 captures the shared frames too and fails a row whose image differs: the fingerprint's check.
+  const shared = request.sharedFrames ? new SharedFrames(plan.rows.length, { verify: process.env.COMPOSE_VERIFY_SHARED_FRAMES === "1" }) : undefined;
   const folder = commonFolder(plan.rows.map((row) => row.output));
   const manifest = await openManifest(folder, request.resume);
   const project = await projectDigest(dirname(request.compositionFile), [folder, request.rowsFile]);
@@ -67,6 +71,7 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
   const renderRow = async (row: PlannedRow): Promise<void> => {
     const key = rowKey(project, options, row.values, row.output);
     if (row.errors.length > 0) {
+      shared?.forgoRow();
       const message = row.errors.map((error) => error.message).join("; ");
       const problems = row.errors.map((error) => ({ code: error.code, message: error.message }));
       request.onEvent(row, { type: "failed", code: "invalid-variables", message, problems });
@@ -74,11 +79,15 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
       await manifest.record({ row: row.index + 1, key, output: row.output, status: "failed", code: "invalid-variables" });
       return;
     }
-    if (request.resume && (await isDone(manifest, row.index + 1, key, row.output))) return finish(row, { status: "skipped" });
+    if (request.resume && (await isDone(manifest, row.index + 1, key, row.output))) {
+      shared?.forgoRow();
+      return finish(row, { status: "skipped" });
+    }
+    const sharedFrames = shared?.row();
     try {
       const finished = await render(
         { ...request.settings, composition: request.compositionFile, output: row.output, options: { ...options, variables: row.values } },
-        { onEvent: (event) => request.onEvent(row, event), signal: stopped, browsers },
+        { onEvent: (event) => request.onEvent(row, event), signal: stopped, browsers, sharedFrames },
       );
       await manifest.record({ row: row.index + 1, key, output: row.output, status: "done", sizeBytes: finished.sizeBytes });
       finish(row, { status: "done", sizeBytes: finished.sizeBytes });
@@ -88,6 +97,8 @@ export async function runBatch(request: BatchRequest): Promise<Map<number, RowOu
       if (error.code === "cancelled") return;
       await manifest.record({ row: row.index + 1, key, output: row.output, status: "failed", code: error.code });
       finish(row, { status: "failed", code: error.code, message: error.message });
+    } finally {
+      sharedFrames?.end();
     }
   };
 

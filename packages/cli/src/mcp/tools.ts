@@ -139,6 +139,7 @@ const render = commandTool(
     batch: ONE_RENDER,
     batchConcurrency: ONE_RENDER,
     failFast: ONE_RENDER,
+    sharedFrames: ONE_RENDER,
     resume: ONE_RENDER,
     docker: ON_THE_TERMINAL,
     image: ON_THE_TERMINAL,

@@ -46,6 +46,13 @@ export const FLAGS = {
   },
   batchConcurrency: { flag: "--batch-concurrency <n>", help: "with --batch: rows rendered at once", defaultText: "from the cores and memory", scopes: ["render"] },
   failFast: { flag: "--fail-fast", help: "with --batch: stop at the first row that fails", default: false, scopes: ["render"] },
+  sharedFrames: {
+    flag: "--shared-frames",
+    help: "with --batch: a frame that paints as an earlier row's (an intro, an outro) takes that row's image instead of being captured again",
+    defaultText: "on",
+    negatedHelp: "with --batch: capture every frame of every row",
+    scopes: ["render"],
+  },
   resume: { flag: "--resume", help: "with --batch: skip rows whose output exists and was made from the same composition files, row and options", default: false, scopes: ["render"] },
   json: {
     flag: "--json",

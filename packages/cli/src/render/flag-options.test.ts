@@ -43,6 +43,7 @@ const SAMPLES: Record<FlagField, { argv: string[]; value?: unknown }> = {
   batchConcurrency: { argv: ["--batch-concurrency=2"] },
   failFast: { argv: ["--fail-fast"] },
   resume: { argv: ["--resume"] },
+  sharedFrames: { argv: ["--no-shared-frames"] },
   json: { argv: ["--json"] },
   strictVariables: { argv: ["--strict-variables"], value: true },
   allowMissingAssets: { argv: ["--allow-missing-assets"], value: true },

@@ -57,8 +57,12 @@ export async function prepareRender(pathArg: string, flags: RenderFlags): Promis
     throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
   }
   if (flags.image !== undefined && !flags.docker) throw new UsageError("--image names the image of --docker: add --docker, or leave out --image");
-  const batchOnly = (["batchConcurrency", "failFast", "resume"] as const).find((field) => flags[field] !== undefined && flags[field] !== false);
-  if (batchOnly !== undefined && flags.batch === undefined) throw new UsageError(`${optionFlag(batchOnly)} goes with --batch FILE; without it there is one render`);
+  // --fail-fast and --resume default to false; --shared-frames has no default, so either of its forms names it.
+  const batchOnly = (["batchConcurrency", "failFast", "resume", "sharedFrames"] as const).find((field) => flags[field] !== undefined && (field === "sharedFrames" || flags[field] !== false));
+  if (batchOnly !== undefined && flags.batch === undefined) {
+    const given = batchOnly === "sharedFrames" && flags.sharedFrames === false ? "--no-shared-frames" : optionFlag(batchOnly);
+    throw new UsageError(`${given} goes with --batch FILE; without it there is one render`);
+  }
   // A batch's --output is a template: its {ext} names no format, the flag or the default does.
   const formatFlags = flags.batch !== undefined && flags.output?.includes("{ext}") ? { ...flags, output: undefined } : flags;
   const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(formatFlags) });

@@ -93,8 +93,10 @@ export const renderWarningEventSchema = z.strictObject({
 export const frameStatsSchema = z.strictObject({
   frames: count(),
   reused: count().describe("Frames whose image was reused because the seek changed nothing."),
+  shared: count().describe("In a batch, frames whose image an earlier row captured, its page painting the same (see docs/batch.md): not captured again."),
   seekMs: z.number().min(0),
   captureMs: z.number().min(0),
+  fingerprintMs: z.number().min(0).describe("In a batch, the part of captureMs spent telling whether a frame paints as an earlier row's did."),
   replayedFrames: count().describe("Frames played without capture to give a page that starts after frame 0 its history."),
   replayMs: z.number().min(0),
 });

@@ -6,6 +6,7 @@ import type { FrameSink } from "./frame-sink.js";
 import type { ProgressMeter } from "./progress-meter.js";
 import { replayFrames } from "./replay-frames.js";
 import { takeFrame } from "./take-frame.js";
+import type { RowFrames } from "./shared-frames.js";
 
 /**
  * Captures composition frames `firstFrame + range` into the sink. Frame n must be the page
@@ -22,19 +23,22 @@ async function captureRange(
   sink: FrameSink,
   meter: ProgressMeter,
   signal: AbortSignal | undefined,
+  shared: RowFrames | undefined,
 ): Promise<void> {
+  const take = (frame: number) => takeFrame(page, frameTime(frame, fps), capture, shared && { row: shared, frame });
   const start = firstFrame + range.start;
   let played = start === 0 || page.needsHistory;
   if (start > 0 && page.needsHistory) await replayFrames(page, 0, start, fps, signal);
   for (let frame = start; frame < firstFrame + range.end; frame++) {
     throwIfAborted(signal);
-    let result = await takeFrame(page, frameTime(frame, fps), capture);
+    let result = await take(frame);
     if (!played && page.needsHistory) {
       played = true;
       await page.reload();
       await replayFrames(page, 0, frame, fps, signal);
-      result = await takeFrame(page, frameTime(frame, fps), capture);
+      result = await take(frame);
     }
+    shared?.pass(frame);
     await sink.take(result);
     meter.frameDone();
   }
@@ -43,7 +47,8 @@ async function captureRange(
 
 /**
  * The capture stage: every worker's page takes its range of the plan's frames into its sink, all
- * at once. A failure anywhere stops every encoder, so no ffmpeg outlives the render.
+ * at once. A failure anywhere stops every encoder, so no ffmpeg outlives the render. A batch's
+ * row passes its view of the frames earlier rows captured (SharedFrames).
  */
 export async function captureFrames(
   plan: Pick<RenderPlan, "ranges" | "frames" | "fps" | "capture">,
@@ -51,11 +56,12 @@ export async function captureFrames(
   sinks: readonly FrameSink[],
   meter: ProgressMeter,
   signal: AbortSignal | undefined,
+  shared?: RowFrames,
 ): Promise<void> {
   const kill = () => sinks.forEach((sink) => sink.kill());
   signal?.addEventListener("abort", kill, { once: true });
   try {
-    await Promise.all(plan.ranges.map((range, i) => captureRange(pages[i]!, range, plan.frames.start, plan.fps, plan.capture, sinks[i]!, meter, signal)));
+    await Promise.all(plan.ranges.map((range, i) => captureRange(pages[i]!, range, plan.frames.start, plan.fps, plan.capture, sinks[i]!, meter, signal, shared)));
   } catch (error) {
     kill();
     throw error;

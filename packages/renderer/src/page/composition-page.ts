@@ -12,6 +12,8 @@ import { formatMemorySize } from "../common/memory-size.js";
 import { watchMemory } from "./memory-watch.js";
 import { PageWatch, PLAIN_CALL_MS } from "./page-watch.js";
 import { runtimeSource } from "./runtime-source.js";
+import { FONT_SOURCES_SCRIPT } from "./font-sources.js";
+import { createPaintFingerprinter, type PaintFingerprint } from "./paint-fingerprint.js";
 
 export interface CompositionPageOptions {
   url: string;
@@ -49,6 +51,10 @@ export interface CompositionPage {
   checkAssets(): void;
   /** Takes the frame the page shows, in its capture mode, failing as page-hung after the ready timeout. */
   capture(settings: FrameImageSettings): Promise<FrameResult>;
+  /** As `capture`, but always an image: the frame after frames this page did not draw itself. */
+  captureImage(settings: FrameImageSettings): Promise<FrameResult & { kind: "image" }>;
+  /** What the page paints now, to compare with another page's frame without capturing (paint-fingerprint.ts). */
+  fingerprint(): Promise<PaintFingerprint>;
   /** Whether a frame was captured since the page last loaded, so that a repeat has something to repeat. */
   readonly drawn: boolean;
   /** Plays the frame at `t` seconds without capturing it: history for the frames after it. */
@@ -174,6 +180,7 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
   if (options.transparent) {
     await watch.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
   }
+  await watch.guard(page.evaluateOnNewDocument(FONT_SOURCES_SCRIPT));
   if (options.fonts) {
     await watch.send("Page.setFontFamilies", { fontFamilies: options.fonts.generic });
     if (options.fonts.script) await watch.guard(page.evaluateOnNewDocument(options.fonts.script));
@@ -203,6 +210,7 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
   };
   const info = await load();
   const capturer = createFrameCapturer(cdp, options.captureMode);
+  const fingerprint = createPaintFingerprinter(watch.send);
 
   const evaluate = async <T>(expression: string, what: string): Promise<T> => {
     const { result, exceptionDetails } = await evaluateWithin(cdp, watch, expression, options.readyTimeoutMs, what);
@@ -214,7 +222,8 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
     return result.value as T;
   };
 
-  const stats: FrameStats = { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 };
+  const drewNothing = async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`);
+  const stats: FrameStats = { frames: 0, reused: 0, shared: 0, seekMs: 0, captureMs: 0, fingerprintMs: 0, replayedFrames: 0, replayMs: 0 };
   let needsHistory = info.needsHistory;
   let mediaPlans: MediaPlan[] | undefined;
 
@@ -244,7 +253,9 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
     stats,
     seek,
     checkAssets: () => assets.check(),
-    capture: (settings) => watch.within(capturer.take(settings), options.readyTimeoutMs, async () => new RenderError("page-hung", `the browser drew no frame ${watch.where} within ${options.readyTimeoutMs / 1000} s`)),
+    capture: (settings) => watch.within(capturer.take(settings), options.readyTimeoutMs, drewNothing),
+    captureImage: (settings) => watch.within(capturer.takeImage(settings), options.readyTimeoutMs, drewNothing),
+    fingerprint,
     get drawn() {
       return capturer.drawn;
     },

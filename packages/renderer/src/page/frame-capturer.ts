@@ -18,6 +18,11 @@ export interface FrameImageSettings {
 /** Takes the page's current frame; `restart` forgets what was drawn before (a reloaded page). */
 export interface FrameCapturer {
   take(settings: FrameImageSettings): Promise<FrameResult>;
+  /**
+   * Takes the page's current frame as an image, never a repeat: what follows frames this page did
+   * not draw itself (another row's), which a repeat would wrongly continue.
+   */
+  takeImage(settings: FrameImageSettings): Promise<FrameResult & { kind: "image" }>;
   /** Whether an image was taken since the start, so that a repeat has something to repeat. */
   readonly drawn: boolean;
   restart(): void;
@@ -34,9 +39,12 @@ function screenshotOf(settings: FrameImageSettings) {
 
 export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode): FrameCapturer {
   let drawn = false;
+  // The image a BeginFrame without damage repeats.
+  let last: FrameResult & { kind: "image" } = { kind: "image", data: Buffer.alloc(0) };
   const image = (base64: string): FrameResult => {
     drawn = true;
-    return { kind: "image", data: Buffer.from(base64, "base64") };
+    last = { kind: "image", data: Buffer.from(base64, "base64") };
+    return last;
   };
   const takeFrame = mode === "beginframe"
     ? async (settings: FrameImageSettings): Promise<FrameResult> => {
@@ -53,6 +61,10 @@ export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode): FrameCa
     : async (settings: FrameImageSettings): Promise<FrameResult> => image((await cdp.send("Page.captureScreenshot", { ...screenshotOf(settings), captureBeyondViewport: false })).data);
   return {
     take: takeFrame,
+    async takeImage(settings) {
+      const frame = await takeFrame(settings);
+      return frame.kind === "image" ? frame : last;
+    },
     get drawn() {
       return drawn;
     },

@@ -46,12 +46,14 @@ function sumFrameStats(stats: readonly FrameStats[]): FrameStats {
     (sum, each) => ({
       frames: sum.frames + each.frames,
       reused: sum.reused + each.reused,
+      shared: sum.shared + each.shared,
       seekMs: sum.seekMs + each.seekMs,
       captureMs: sum.captureMs + each.captureMs,
+      fingerprintMs: sum.fingerprintMs + each.fingerprintMs,
       replayedFrames: sum.replayedFrames + each.replayedFrames,
       replayMs: sum.replayMs + each.replayMs,
     }),
-    { frames: 0, reused: 0, seekMs: 0, captureMs: 0, replayedFrames: 0, replayMs: 0 },
+    { frames: 0, reused: 0, shared: 0, seekMs: 0, captureMs: 0, fingerprintMs: 0, replayedFrames: 0, replayMs: 0 },
   );
 }
 

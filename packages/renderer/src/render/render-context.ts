@@ -1,6 +1,7 @@
 import { printable } from "@compose/core";
 import { BrowserPool, type KeptBrowsers } from "../page/browser-pool.js";
 import type { LoadContext } from "../1-load/load-context.js";
+import type { RowFrames } from "../3-capture/shared-frames.js";
 import type { RenderEvent } from "@compose/core";
 import { fullDiskError } from "../common/disk-full.js";
 import { withDeadline } from "../common/deadline.js";
@@ -15,6 +16,8 @@ export interface RenderHooks {
    * handed back when the render succeeds, instead of launched and closed for each render.
    */
   browsers?: KeptBrowsers;
+  /** A batch row's view of the frames earlier rows captured: a frame that paints as theirs did is not captured again. */
+  sharedFrames?: RowFrames;
 }
 
 /** What a render holds while it runs; everything in it is released when the render ends. */

@@ -17,6 +17,7 @@ import { ownedTempDir, RENDER_TEMP } from "../output/owned-temp.js";
 import { stageOutput } from "../output/staged-output.js";
 import { isStill, makePlan, type PlanRequest } from "../2-plan/make-plan.js";
 import type { RenderPlan } from "../2-plan/render-plan.js";
+import type { RowFrames } from "../3-capture/shared-frames.js";
 
 /** What render() is asked: the composition and how to load it, what to plan, and where the output goes. */
 export interface RenderRequest extends LoadRequest, PlanRequest {
@@ -29,7 +30,7 @@ export type { RenderHooks };
 /** Renders a composition to a file: the one entry point of the CLI and the producer server. */
 export function render(request: RenderRequest, hooks: RenderHooks = {}): Promise<RenderFinishedEvent> {
   return withRenderContext(hooks, async (context) => {
-    const finished = await runRender(request, context);
+    const finished = await runRender(request, context, hooks.sharedFrames);
     context.emit(finished);
     return finished;
   });
@@ -39,7 +40,7 @@ export function render(request: RenderRequest, hooks: RenderHooks = {}): Promise
  * The stages in order: load the composition, plan the render, capture frames into encoders
  * started beforehand (the audio mixing alongside), assemble, commit.
  */
-async function runRender(request: RenderRequest, context: RenderContext): Promise<RenderFinishedEvent> {
+async function runRender(request: RenderRequest, context: RenderContext, sharedFrames: RowFrames | undefined): Promise<RenderFinishedEvent> {
   const startedAt = Date.now();
   const { options } = request;
   const { emit, signal } = context;
@@ -61,7 +62,7 @@ async function runRender(request: RenderRequest, context: RenderContext): Promis
   const mixing = plan.audio ? mixAudio(plan.audio, undefined, signal) : Promise.resolve();
   mixing.catch(() => undefined);
   const meter = new ProgressMeter(plan.totalFrames, emit);
-  await captureFrames(plan, pages, sinks, meter, signal);
+  await captureFrames(plan, pages, sinks, meter, signal, sharedFrames);
   warnOnStillness(pages.map((page) => page.stats), loaded.info, emit);
   const envelopes = plan.audio ? await gainEnvelopes(pages, plan.audio) : undefined;
   // Nothing more is asked of the pages: their browsers close while the output is finished (the
