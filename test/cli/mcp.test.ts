@@ -33,7 +33,7 @@ const BROKEN = compositionHtml({ id: "broken", duration: 1 }).replace(' data-wid
 const LONG = compositionHtml({ id: "long", duration: 20, backdrop: "#000000" });
 
 /** The flags of compose render that are no input of the render tool, each for a reason tools.ts gives. */
-const NOT_RENDER_INPUTS = ["json", "quiet", "batch", "batchConcurrency", "failFast", "resume", "docker", "image", "maxConcurrentRenders"];
+const NOT_RENDER_INPUTS = ["json", "quiet", "batch", "batchConcurrency", "failFast", "sharedFrames", "resume", "docker", "image", "maxConcurrentRenders"];
 
 let project: TempProject;
 let cache: Awaited<ReturnType<typeof createCacheDir>>;
