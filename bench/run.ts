@@ -41,7 +41,10 @@ interface Run {
 /** The Node flags the compose command starts with (its shebang), which "ours" runs with too. */
 const CLI_NODE_FLAGS = (() => {
   const shebang = readFileSync(join(root, "packages", "cli", "bin", "compose.js"), "utf8").split("\n")[0]!;
-  return shebang.replace(/^#!\/usr\/bin\/env -S node\s*/, "").split(/\s+/).filter(Boolean);
+  return shebang
+    .replace(/^#!\/usr\/bin\/env -S node\s*/, "")
+    .split(/\s+/)
+    .filter(Boolean);
 })();
 
 /** Compositions also rendered with these worker counts, beside `--workers auto`. */
@@ -71,9 +74,23 @@ function backgroundVideo(): string {
   if (existsSync(file)) return file;
   mkdirSync(generated, { recursive: true });
   execFileSync("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=10",
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p", file,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=1920x1080:rate=30:duration=10",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "20",
+    "-pix_fmt",
+    "yuv420p",
+    file,
   ]);
   return file;
 }
@@ -130,7 +147,21 @@ async function measure(
 }
 
 function table(rows: Array<[string, Run, number]>, versus = "vs floor"): string {
-  const header = ["run", "frames", "reused", "replayed", "replay ms/f", "wall s", "fps", "cpu s", "capture ms/f", "encode ms/f", "peak MB", versus, "dB below ideal"];
+  const header = [
+    "run",
+    "frames",
+    "reused",
+    "replayed",
+    "replay ms/f",
+    "wall s",
+    "fps",
+    "cpu s",
+    "capture ms/f",
+    "encode ms/f",
+    "peak MB",
+    versus,
+    "dB below ideal",
+  ];
   const lines = rows.map(([name, run, ratio]) => [
     name,
     String(run.frames),

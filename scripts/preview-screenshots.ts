@@ -11,7 +11,10 @@ import { chromium } from "playwright-core";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = `${ROOT}docs/images/`;
 
-const preview = spawn(process.execPath, [`${ROOT}packages/cli/bin/compose.js`, "preview", "examples/scenes", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+const preview = spawn(process.execPath, [`${ROOT}packages/cli/bin/compose.js`, "preview", "examples/scenes", "--port", "0"], {
+  cwd: ROOT,
+  stdio: ["ignore", "pipe", "inherit"],
+});
 const url = await new Promise<string>((resolve, reject) => {
   preview.stdout.on("data", (chunk: Buffer) => {
     const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(chunk.toString());

@@ -76,7 +76,9 @@ describe("libraries the examples ship", () => {
 
   it("each say where the copy came from and its version, and are that copy", () => {
     for (const script of scripts) {
-      const said = new RegExp(`^${script.src.replace(/\./g, "\\.")}: (\\S+) (\\d+\\.\\d+\\.\\d+), copied from (node_modules/(\\S+?)/\\S+) \\(npm \\4@\\2\\)$`).exec(script.comment ?? "");
+      const said = new RegExp(
+        `^${script.src.replace(/\./g, "\\.")}: (\\S+) (\\d+\\.\\d+\\.\\d+), copied from (node_modules/(\\S+?)/\\S+) \\(npm \\4@\\2\\)$`,
+      ).exec(script.comment ?? "");
       expect(said, `${script.example}: ${script.src} has no comment naming its source and version`).not.toBeNull();
       const [, library, version, source, pkg] = said!;
       const shipped = readFileSync(script.file, "utf8");

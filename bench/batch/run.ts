@@ -81,7 +81,10 @@ function framesMd5(file: string): string {
     .join("\n");
 }
 
-const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 
 /** Runs one phase between two lines that give the load average (1, 5 and 15 minutes) at its start and end. */
 async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
@@ -155,12 +158,23 @@ if (hyperframes) {
       execFileSync(command, [...prefix, "render", "--batch", "rows.json", "-o", "hf/row-{index}.mp4", "--crf", "18", "--quiet"], {
         cwd: dir,
         stdio: ["ignore", "ignore", "pipe"],
-        env: { ...process.env, HYPERFRAMES_BROWSER_PATH: process.env.HYPERFRAMES_BROWSER_PATH ?? findBrowserExecutable(), HYPERFRAMES_NO_TELEMETRY: "1", DO_NOT_TRACK: "1" },
+        env: {
+          ...process.env,
+          HYPERFRAMES_BROWSER_PATH: process.env.HYPERFRAMES_BROWSER_PATH ?? findBrowserExecutable(),
+          HYPERFRAMES_NO_TELEMETRY: "1",
+          DO_NOT_TRACK: "1",
+        },
       });
       return { ms: performance.now() - started };
     } catch (error) {
       const stderr = String((error as { stderr?: Buffer }).stderr ?? error);
-      return { error: stderr.trim().split("\n").filter((line) => /error|fail|not found/i.test(line))[0] ?? stderr.trim().split("\n")[0]! };
+      return {
+        error:
+          stderr
+            .trim()
+            .split("\n")
+            .filter((line) => /error|fail|not found/i.test(line))[0] ?? stderr.trim().split("\n")[0]!,
+      };
     }
   });
 }
@@ -187,12 +201,15 @@ const lines = ways.map((way) => {
     mean(ordered.map((row) => row.shared)).toFixed(1),
   ];
 });
-if (hyperframesMs !== undefined) lines.push(["HyperFrames --batch", seconds(hyperframesMs), seconds(hyperframesMs / rows.length), "-", "-", "-", "-", "-", "-", "-"]);
+if (hyperframesMs !== undefined)
+  lines.push(["HyperFrames --batch", seconds(hyperframesMs), seconds(hyperframesMs / rows.length), "-", "-", "-", "-", "-", "-", "-"]);
 const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
 const format = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
 console.log([format(header), ...lines.map(format)].join("\n"));
 const [shared, unshared] = ways;
-console.log(`batch / separate runs: ${(shared!.wallMs / separateMs).toFixed(2)} with shared frames, ${(unshared!.wallMs / separateMs).toFixed(2)} without (target at most 0.6)`);
+console.log(
+  `batch / separate runs: ${(shared!.wallMs / separateMs).toFixed(2)} with shared frames, ${(unshared!.wallMs / separateMs).toFixed(2)} without (target at most 0.6)`,
+);
 console.log(`batch with / without shared frames: ${(shared!.wallMs / unshared!.wallMs).toFixed(2)}`);
 console.log(
   hyperframesRun === undefined
@@ -201,5 +218,7 @@ console.log(
       ? `HyperFrames failed: ${hyperframesRun.error}`
       : `batch / HyperFrames: ${(shared!.wallMs / hyperframesRun.ms).toFixed(2)} with shared frames, ${(unshared!.wallMs / hyperframesRun.ms).toFixed(2)} without (target at most 0.45)`,
 );
-console.log(`rows whose batch output decodes to the same frames and audio as their separate render: ${exact.shared} of ${rows.length} with shared frames, ${exact.unshared} without`);
+console.log(
+  `rows whose batch output decodes to the same frames and audio as their separate render: ${exact.shared} of ${rows.length} with shared frames, ${exact.unshared} without`,
+);
 rmSync(dir, { recursive: true, force: true });

@@ -17,9 +17,7 @@ export type VideoFormat = "mp4" | "webm" | "mov";
 
 /** The filter that turns the pixels of `file` into `pixelFormat` (an RGB format) as its own colour tags say. */
 export async function taggedRgbFilter(file: string, pixelFormat = "gbrp"): Promise<string> {
-  const { stdout } = await run("ffprobe", [
-    "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_space,color_range", "-of", "json", file,
-  ]);
+  const { stdout } = await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_space,color_range", "-of", "json", file]);
   const stream = (JSON.parse(stdout) as { streams: Array<{ color_space?: string; color_range?: string }> }).streams[0];
   const matrix = stream?.color_space === "bt709" ? "bt709" : "bt601";
   const range = stream?.color_range === "pc" ? "full" : "limited";
@@ -34,31 +32,44 @@ export async function taggedRgbFilter(file: string, pixelFormat = "gbrp"): Promi
 export async function rgbPsnr(video: string, frames: string, fps: number, firstFrame = 0): Promise<number> {
   // Frames are paired by their number: webm's millisecond timestamps are not exact thirtieths.
   const byNumber = `settb=1/${fps},setpts=N`;
-  const { stderr } = await run("ffmpeg", [
-    "-hide_banner", "-nostats",
-    "-i", video,
-    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    "-lavfi", `[0:v]trim=start_frame=${firstFrame},${byNumber},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr=shortest=1`,
-    "-f", "null", "-",
-  ], { maxBuffer: 16 * 1024 * 1024 });
+  const { stderr } = await run(
+    "ffmpeg",
+    [
+      "-hide_banner",
+      "-nostats",
+      "-i",
+      video,
+      "-framerate",
+      String(fps),
+      "-i",
+      `${frames}/${SEQUENCE_FRAME_PATTERN}`,
+      "-lavfi",
+      `[0:v]trim=start_frame=${firstFrame},${byNumber},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr=shortest=1`,
+      "-f",
+      "null",
+      "-",
+    ],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const average = /PSNR .*average:(\S+)/.exec(stderr)?.[1];
   if (average === undefined) throw new Error(`ffmpeg printed no PSNR for ${video}`);
   return average === "inf" ? Infinity : Number(average);
 }
 
 /** The ideal encode: the format's encoder at `quality` on the lossless frames, converted exactly. */
-export async function encodeIdeal(
-  frames: string,
-  format: VideoFormat,
-  quality: QualityName,
-  fps: number,
-  output: string,
-): Promise<void> {
+export async function encodeIdeal(frames: string, format: VideoFormat, quality: QualityName, fps: number, output: string): Promise<void> {
   const settings = { format, quality, fps, width: 0, height: 0 };
   await run("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-framerate", String(fps), "-i", `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    "-vf", colourConversion(settings, "png")!,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-framerate",
+    String(fps),
+    "-i",
+    `${frames}/${SEQUENCE_FRAME_PATTERN}`,
+    "-vf",
+    colourConversion(settings, "png")!,
     ...videoCodecArgs(settings),
     output,
   ]);

@@ -2,7 +2,6 @@ import { processTree, readProcFile } from "../../packages/cli/src/benchmark/proc
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-
 /** Fields of /proc/PID/stat after the command name (which may hold spaces): index 0 is field 3. */
 function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -43,7 +42,10 @@ export class TreeMonitor {
   private readonly cpu = new Map<number, ProcessSample>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly root: number, intervalMs = 100) {
+  constructor(
+    private readonly root: number,
+    intervalMs = 100,
+  ) {
     this.timer = setInterval(() => this.tick(), intervalMs);
   }
 

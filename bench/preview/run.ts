@@ -102,7 +102,13 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, "index.html"), INDEX("first"));
   const preview = await startPreview(dir);
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--no-sandbox", "--disable-gpu"] });
-  const results = { firstFrame: [] as number[], instanceEdit: [] as number[], variableEdit: [] as number[], fileSave: [] as number[], scrubFps: [] as number[] };
+  const results = {
+    firstFrame: [] as number[],
+    instanceEdit: [] as number[],
+    variableEdit: [] as number[],
+    fileSave: [] as number[],
+    scrubFps: [] as number[],
+  };
   try {
     for (let run = 0; run < RUNS; run++) {
       const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -115,7 +121,12 @@ async function main(): Promise<void> {
         results.instanceEdit.push(
           await editSeconds(
             page,
-            () => page.$eval("#instance-card-2-accent", (input: HTMLInputElement, value) => ((input.value = value), input.dispatchEvent(new Event("input", { bubbles: true }))), accent),
+            () =>
+              page.$eval(
+                "#instance-card-2-accent",
+                (input: HTMLInputElement, value) => ((input.value = value), input.dispatchEvent(new Event("input", { bubbles: true }))),
+                accent,
+              ),
             `JSON.parse(document.getElementById("stage").dataset.config).instances?.["card-2"]?.accent === "${accent}"`,
           ),
         );
@@ -123,7 +134,11 @@ async function main(): Promise<void> {
         results.variableEdit.push(await editSeconds(page, () => page.fill("#variable-title", title), `doc.getElementById("title").textContent === "${title}"`));
         const saved = `Saved ${run}.${edit}`;
         results.fileSave.push(
-          await secondsUntilShown(page, async () => writeFileSync(join(dir, "index.html"), INDEX(saved)), `doc.querySelector('meta[name="saved"]').content === "${saved}"`),
+          await secondsUntilShown(
+            page,
+            async () => writeFileSync(join(dir, "index.html"), INDEX(saved)),
+            `doc.querySelector('meta[name="saved"]').content === "${saved}"`,
+          ),
         );
       }
 

@@ -80,7 +80,9 @@ describe("package imports", () => {
 
 describe("the producer's layers", () => {
   it("are its folders, every one", () => {
-    const folders = readdirSync(producerDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(producerDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.sort()).toEqual([...PRODUCER_LAYERS].sort());
   });
 

@@ -20,7 +20,10 @@ const modules = readdirSync(pageDir).filter((name) => name.endsWith(".ts") && !n
 /** The page's modules a module imports (`./x.js` is x.ts), by file name. */
 function pageImports(name: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(join(pageDir, name), "utf8"), true, true);
-  return importedFiles.map(({ fileName }) => fileName).filter((specifier) => /^\.\/[^/]+\.js$/.test(specifier)).map((specifier) => basename(specifier).replace(/\.js$/, ".ts"));
+  return importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => /^\.\/[^/]+\.js$/.test(specifier))
+    .map((specifier) => basename(specifier).replace(/\.js$/, ".ts"));
 }
 
 const graph = new Map(modules.map((name) => [name, pageImports(name)]));

@@ -13,7 +13,16 @@ import { createCacheDir, generateMedia } from "../support/test-media.js";
 const VARIABLES = [
   { id: "title", type: "string", label: "Title", default: "First" },
   { id: "accent", type: "color", label: "Accent", default: "#ff0000" },
-  { id: "side", type: "enum", label: "Side", default: "left", options: [{ value: "left", label: "Left" }, { value: "right", label: "Right" }] },
+  {
+    id: "side",
+    type: "enum",
+    label: "Side",
+    default: "left",
+    options: [
+      { value: "left", label: "Left" },
+      { value: "right", label: "Right" },
+    ],
+  },
   { id: "clip", type: "string", label: "Video", default: "media/colours.mp4" },
   { id: "length", type: "number", label: "Length", default: 0.5, min: 0.2, max: 1 },
 ];
@@ -50,7 +59,8 @@ const ROWS = [
 
 let project: TempProject;
 let cache: Awaited<ReturnType<typeof createCacheDir>>;
-const run = (args: string[], timeoutMs?: number) => render([project.dir, "--quality", "draft", ...args], { cwd: project.dir, env: cache.env, ...(timeoutMs ? { timeoutMs } : {}) });
+const run = (args: string[], timeoutMs?: number) =>
+  render([project.dir, "--quality", "draft", ...args], { cwd: project.dir, env: cache.env, ...(timeoutMs ? { timeoutMs } : {}) });
 
 beforeAll(async () => {
   project = await createProject({ "index.html": CARD });
@@ -73,7 +83,10 @@ describe("compose render --batch", () => {
     for (const [index, row] of ROWS.entries()) {
       const single = await run(["--variables", JSON.stringify(row), "-o", `single/${index + 1}.mp4`]);
       expect(single.code, single.stderr).toBe(0);
-      const [fromBatch, alone] = await Promise.all([decodedFrameMd5s(project.path("exact", `${index + 1}.mp4`)), decodedFrameMd5s(project.path("single", `${index + 1}.mp4`))]);
+      const [fromBatch, alone] = await Promise.all([
+        decodedFrameMd5s(project.path("exact", `${index + 1}.mp4`)),
+        decodedFrameMd5s(project.path("single", `${index + 1}.mp4`)),
+      ]);
       expect(fromBatch.length).toBeGreaterThan(0);
       expect(fromBatch, `row ${index + 1}`).toEqual(alone);
       durations.push(Number((await ffprobe(project.path("exact", `${index + 1}.mp4`))).format.duration));
@@ -117,7 +130,9 @@ describe("compose render --batch", () => {
     const result = await run(["--batch", "many.json", "--batch-concurrency", "2"], 120_000);
     expect(result.code, result.stderr).toBe(0);
     const name = project.dir.split("/").at(-1)!;
-    expect((await readdir(project.path("renders", name))).filter((file) => !file.startsWith(".")).sort()).toEqual(["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"].map((index) => `${index}.mp4`));
+    expect((await readdir(project.path("renders", name))).filter((file) => !file.startsWith(".")).sort()).toEqual(
+      ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"].map((index) => `${index}.mp4`),
+    );
   }, 120_000);
 
   it("with --fail-fast, stops at the first failed row", async () => {
@@ -125,7 +140,9 @@ describe("compose render --batch", () => {
     const result = await run(["--batch", "fail.json", "--fail-fast", "--batch-concurrency", "1", "-o", "fail/{index}.mp4"]);
     expect(result.code).toBe(1);
     expect((await readdir(project.path("fail"))).filter((file) => !file.startsWith("."))).toEqual(["1.mp4"]);
-    expect(lines(result.stderr).find((line) => line.startsWith("Batch:"))).toMatch(/^Batch: 1 of 3 rows rendered in [\d.]+ s, 1 failed, 1 not rendered \(--fail-fast\)$/);
+    expect(lines(result.stderr).find((line) => line.startsWith("Batch:"))).toMatch(
+      /^Batch: 1 of 3 rows rendered in [\d.]+ s, 1 failed, 1 not rendered \(--fail-fast\)$/,
+    );
     expect(lines(result.stderr)).toContainEqual(expect.stringMatching(/^ {2}row 2: \[(missing-asset|media-error)\] /));
   });
 
@@ -139,7 +156,11 @@ describe("compose render --batch", () => {
     expect(lines(again.stdout).filter((line) => line.endsWith("already made from the same inputs, skipped"))).toHaveLength(3);
     await writeFile(project.path("resume.json"), JSON.stringify([rows[0], { title: "R2, changed" }, rows[2]]));
     const changedRow = await run(args);
-    expect(lines(changedRow.stdout).filter((line) => line.endsWith("skipped")).map((line) => line.split(":")[0])).toEqual(["row 1", "row 3"]);
+    expect(
+      lines(changedRow.stdout)
+        .filter((line) => line.endsWith("skipped"))
+        .map((line) => line.split(":")[0]),
+    ).toEqual(["row 1", "row 3"]);
     // A project file changed: every row is made again.
     await writeFile(project.path("extra.css"), "p { color: red; }");
     const changedProject = await run(args);
@@ -149,7 +170,10 @@ describe("compose render --batch", () => {
 
   it("renders its rows in one process and one browser, not one of each a row", async () => {
     await writeFile(project.path("shared.json"), JSON.stringify(Array.from({ length: 4 }, (_, index) => ({ title: `B${index}` }))));
-    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], { cwd: project.dir, env: cache.env });
+    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], {
+      cwd: project.dir,
+      env: cache.env,
+    });
     // The browsers' main processes (no --type=) seen while the batch runs: one launch a row would show four.
     const browsers = new Set<number>();
     const nodes = new Map<number, number>();
@@ -177,7 +201,11 @@ describe("compose render --batch", () => {
 
   it("a stop leaves the finished rows whole and no partial file", async () => {
     await writeFile(project.path("stop.json"), JSON.stringify(Array.from({ length: 6 }, (_, index) => ({ title: `S${index}`, length: 1 }))));
-    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "stop.json", "--batch-concurrency", "1", "-o", "stop/{index}.mp4"], { cwd: project.dir, env: cache.env, processGroup: true });
+    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "stop.json", "--batch-concurrency", "1", "-o", "stop/{index}.mp4"], {
+      cwd: project.dir,
+      env: cache.env,
+      processGroup: true,
+    });
     await batch.waitForStdout(/^row 1: /m);
     process.kill(-batch.pid, "SIGINT");
     const result = await batch.result;

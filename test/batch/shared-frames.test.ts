@@ -127,37 +127,46 @@ afterAll(async () => {
 });
 
 describe("compose render --batch, frames every row paints alike", () => {
-  it.each(Object.keys(COMPOSITIONS))("%s: captures them once, checked against a capture of each, and every row decodes as its render alone", async (file) => {
-    const name = file.replace(".html", "");
-    const batch = await run([project.path(file), "--batch", "rows.json", "-o", `${name}/batch-{index}.mp4`, "--batch-concurrency", "1", "--json"], { COMPOSE_VERIFY_SHARED_FRAMES: "1" });
-    expect(batch.code, batch.stderr).toBe(0);
-    const finished = lines(batch.stdout)
-      .map((line) => JSON.parse(line) as FinishedEvent | { type: string })
-      .filter((event): event is FinishedEvent => event.type === "finished")
-      .sort((a, b) => a.row - b.row);
-    expect(finished.map((event) => event.frames)).toEqual([FRAMES, FRAMES, FRAMES]);
-    const captured = finished.map((event) => event.frames - event.stats.reused - event.stats.shared);
-    // The first row captures every frame that changed; the others only what shows their own
-    // values, taking the rest from it.
-    expect(finished[0]!.stats.shared).toBe(0);
-    for (const row of [1, 2]) {
-      expect(finished[row]!.stats.shared, `row ${row + 1}`).toBeGreaterThan(0);
-      expect(captured[row], `row ${row + 1}`).toBeLessThanOrEqual(VARYING_FRAMES);
-      expect(captured[row]! + finished[row]!.stats.shared, `row ${row + 1}`).toBe(captured[0]);
-    }
+  it.each(Object.keys(COMPOSITIONS))(
+    "%s: captures them once, checked against a capture of each, and every row decodes as its render alone",
+    async (file) => {
+      const name = file.replace(".html", "");
+      const batch = await run([project.path(file), "--batch", "rows.json", "-o", `${name}/batch-{index}.mp4`, "--batch-concurrency", "1", "--json"], {
+        COMPOSE_VERIFY_SHARED_FRAMES: "1",
+      });
+      expect(batch.code, batch.stderr).toBe(0);
+      const finished = lines(batch.stdout)
+        .map((line) => JSON.parse(line) as FinishedEvent | { type: string })
+        .filter((event): event is FinishedEvent => event.type === "finished")
+        .sort((a, b) => a.row - b.row);
+      expect(finished.map((event) => event.frames)).toEqual([FRAMES, FRAMES, FRAMES]);
+      const captured = finished.map((event) => event.frames - event.stats.reused - event.stats.shared);
+      // The first row captures every frame that changed; the others only what shows their own
+      // values, taking the rest from it.
+      expect(finished[0]!.stats.shared).toBe(0);
+      for (const row of [1, 2]) {
+        expect(finished[row]!.stats.shared, `row ${row + 1}`).toBeGreaterThan(0);
+        expect(captured[row], `row ${row + 1}`).toBeLessThanOrEqual(VARYING_FRAMES);
+        expect(captured[row]! + finished[row]!.stats.shared, `row ${row + 1}`).toBe(captured[0]);
+      }
 
-    const decoded: string[][] = [];
-    for (const [index, row] of ROWS.entries()) {
-      const single = await run([project.path(file), "--variables", JSON.stringify(row), "-o", `${name}/single-${index + 1}.mp4`]);
-      expect(single.code, single.stderr).toBe(0);
-      const [fromBatch, alone] = await Promise.all([decodedFrameMd5s(project.path(name, `batch-${index + 1}.mp4`)), decodedFrameMd5s(project.path(name, `single-${index + 1}.mp4`))]);
-      expect(fromBatch, `row ${index + 1}`).toEqual(alone);
-      decoded.push(fromBatch);
-    }
-    // The rows do differ where they show their values: the colour, and the one letter.
-    expect(decoded[1]).not.toEqual(decoded[0]);
-    expect(decoded[2]).not.toEqual(decoded[0]);
-  }, 240_000);
+      const decoded: string[][] = [];
+      for (const [index, row] of ROWS.entries()) {
+        const single = await run([project.path(file), "--variables", JSON.stringify(row), "-o", `${name}/single-${index + 1}.mp4`]);
+        expect(single.code, single.stderr).toBe(0);
+        const [fromBatch, alone] = await Promise.all([
+          decodedFrameMd5s(project.path(name, `batch-${index + 1}.mp4`)),
+          decodedFrameMd5s(project.path(name, `single-${index + 1}.mp4`)),
+        ]);
+        expect(fromBatch, `row ${index + 1}`).toEqual(alone);
+        decoded.push(fromBatch);
+      }
+      // The rows do differ where they show their values: the colour, and the one letter.
+      expect(decoded[1]).not.toEqual(decoded[0]);
+      expect(decoded[2]).not.toEqual(decoded[0]);
+    },
+    240_000,
+  );
 
   it("counts what paints by reference from an invisible subtree: a gradient there that a row colours", async () => {
     await writeFile(
@@ -180,7 +189,10 @@ describe("compose render --batch, frames every row paints alike", () => {
     );
     // The row with another letter before the one in another colour, which unshares every frame it paints otherwise.
     await writeFile(project.path("gradient-rows.json"), JSON.stringify([ROWS[0], ROWS[2], ROWS[1]]));
-    const batch = await run([project.path("gradient.html"), "--batch", "gradient-rows.json", "-o", "gradient/{index}.mp4", "--batch-concurrency", "1", "--json"], { COMPOSE_VERIFY_SHARED_FRAMES: "1" });
+    const batch = await run(
+      [project.path("gradient.html"), "--batch", "gradient-rows.json", "-o", "gradient/{index}.mp4", "--batch-concurrency", "1", "--json"],
+      { COMPOSE_VERIFY_SHARED_FRAMES: "1" },
+    );
     expect(batch.code, batch.stderr).toBe(0);
     const shared = lines(batch.stdout)
       .map((line) => JSON.parse(line) as FinishedEvent | { type: string })

@@ -14,7 +14,11 @@ const HOOK = pathToFileURL(join(REPO_ROOT, "test/support/report-resolved-modules
 const REGISTER = `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(HOOK)})`;
 
 /** What only rendering, serving or decoding fonts needs. */
-const HEAVY = [/\/node_modules\/(puppeteer-core|playwright-core|@puppeteer\/browsers|wawoff2|ioredis|bullmq)\//, /\/packages\/renderer\/dist\/index\.js$/, /\/packages\/producer\/dist\/index\.js$/];
+const HEAVY = [
+  /\/node_modules\/(puppeteer-core|playwright-core|@puppeteer\/browsers|wawoff2|ioredis|bullmq)\//,
+  /\/packages\/renderer\/dist\/index\.js$/,
+  /\/packages\/producer\/dist\/index\.js$/,
+];
 
 let project: TempProject;
 beforeAll(async () => {
@@ -24,7 +28,10 @@ afterAll(() => project?.remove());
 
 async function loadedModules(args: string[]): Promise<{ code: number | null; modules: string[] }> {
   const result = await startNode(["--import", REGISTER, CLI_BIN, ...args], { cwd: project.dir }).result;
-  const modules = result.stderr.split("\n").filter((line) => line.startsWith("loaded ")).map((line) => line.slice("loaded ".length));
+  const modules = result.stderr
+    .split("\n")
+    .filter((line) => line.startsWith("loaded "))
+    .map((line) => line.slice("loaded ".length));
   return { code: result.code, modules };
 }
 

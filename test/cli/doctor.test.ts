@@ -36,11 +36,7 @@ beforeAll(async () => {
   nodeOnly = await mkdtemp(join(tmpdir(), "compose-doctor-path-"));
   await symlink(process.execPath, join(nodeOnly, "node"));
   const env = { PATH: nodeOnly };
-  [healthyText, healthyJson, missingText] = await Promise.all([
-    runCli(["doctor"]),
-    runCli(["doctor", "--json"]),
-    runCli(["doctor"], { env }),
-  ]);
+  [healthyText, healthyJson, missingText] = await Promise.all([runCli(["doctor"]), runCli(["doctor", "--json"]), runCli(["doctor"], { env })]);
 });
 
 afterAll(() => rm(nodeOnly, { recursive: true, force: true }));

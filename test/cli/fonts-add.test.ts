@@ -14,7 +14,10 @@ beforeAll(async () => {
   project = await createProject({ "site/index.html": "<html></html>" });
   await mkdir(project.path("bin"));
   // Records its arguments and working directory; fails when asked for a package named nowhere.
-  await writeFile(project.path("bin", "npm"), `#!/bin/sh\necho "$PWD $*" >> "${project.path("npm.log")}"\ncase "$*" in *nowhere*) echo "404 Not Found" >&2; exit 1;; esac\n`);
+  await writeFile(
+    project.path("bin", "npm"),
+    `#!/bin/sh\necho "$PWD $*" >> "${project.path("npm.log")}"\ncase "$*" in *nowhere*) echo "404 Not Found" >&2; exit 1;; esac\n`,
+  );
   await chmod(project.path("bin", "npm"), 0o755);
 });
 
@@ -28,7 +31,9 @@ describe("compose fonts add", () => {
   it("installs each family's package into the project, with a package.json of its own", async () => {
     const run = await runCli(["fonts", "add", "Space Mono", "inter", "--dir", project.path("site")], { env: env() });
     expect(run.code, run.stderr).toBe(0);
-    expect(await readFile(project.path("npm.log"), "utf8")).toBe(`${project.path("site")} install --save --no-fund --no-audit @fontsource/space-mono @fontsource/inter\n`);
+    expect(await readFile(project.path("npm.log"), "utf8")).toBe(
+      `${project.path("site")} install --save --no-fund --no-audit @fontsource/space-mono @fontsource/inter\n`,
+    );
     expect(JSON.parse(await readFile(project.path("site", "package.json"), "utf8"))).toEqual({ private: true });
     expect(run.stdout).toContain("Added @fontsource/space-mono, @fontsource/inter");
   });
@@ -42,7 +47,9 @@ describe("compose fonts add", () => {
   it("says in one line that npm could not install a family", async () => {
     const run = await runCli(["fonts", "add", "Nowhere Sans", "--dir", project.path("site")], { env: env() });
     expect(run.code).toBe(1);
-    expect(run.stderr.trim().split("\n").at(-1)).toBe('error: npm could not install @fontsource/nowhere-sans: check the family names (Google Fonts names such as "Space Mono")');
+    expect(run.stderr.trim().split("\n").at(-1)).toBe(
+      'error: npm could not install @fontsource/nowhere-sans: check the family names (Google Fonts names such as "Space Mono")',
+    );
   });
 
   it("refuses a directory that is not one", async () => {

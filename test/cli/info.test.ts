@@ -46,7 +46,11 @@ const FACTS = compositionHtml({
 });
 
 /** Clips only: the source gives the duration, the end of the last one. */
-const CLIPS = compositionHtml({ id: "clips", backdrop: "#000", body: `<div data-start="0" data-duration="1.5"></div><div data-start="0.5" data-duration="0.5"></div>` });
+const CLIPS = compositionHtml({
+  id: "clips",
+  backdrop: "#000",
+  body: `<div data-start="0" data-duration="1.5"></div><div data-start="0.5" data-duration="0.5"></div>`,
+});
 
 /** An audio file without data-duration: its length, which the page's probe tells, ends the composition. */
 const MEDIA = compositionHtml({ id: "media", backdrop: "#000", body: `<audio id="tone" src="media/tone.wav" data-start="0.5"></audio>` });
@@ -90,7 +94,11 @@ beforeAll(async () => {
   await mkdir(project.path("node_modules/gsap/dist"), { recursive: true });
   await cp(join(GSAP, "package.json"), project.path("node_modules/gsap/package.json"));
   await cp(join(GSAP, "dist/gsap.min.js"), project.path("node_modules/gsap/dist/gsap.min.js"));
-  folder = await createProject({ "intro.html": compositionHtml({ id: "intro", duration: 1 }), "scenes/outro.html": CLIPS, "notes.html": "<p>not a composition</p>" });
+  folder = await createProject({
+    "intro.html": compositionHtml({ id: "intro", duration: 1 }),
+    "scenes/outro.html": CLIPS,
+    "notes.html": "<p>not a composition</p>",
+  });
 });
 
 afterAll(async () => {
@@ -111,7 +119,15 @@ async function info(args: string[]): Promise<{ run: CliResult; facts: any }> {
 describe("compose info of a composition whose source settles it", () => {
   it("tells its size and duration from the source, without a page", async () => {
     const { facts } = await info(["."]);
-    expect(facts).toMatchObject({ kind: "composition", file: "index.html", id: "facts", width: 320, height: 180, duration: 2, durationSource: "data-duration" });
+    expect(facts).toMatchObject({
+      kind: "composition",
+      file: "index.html",
+      id: "facts",
+      width: 320,
+      height: 180,
+      duration: 2,
+      durationSource: "data-duration",
+    });
     expect(facts.page.loaded).toBe(false);
   });
 
@@ -179,7 +195,7 @@ describe("compose info of a composition whose source settles it", () => {
     const text = lines(run.stdout);
     expect(text).toContain("composition facts in index.html");
     expect(text).toContain("duration    2 s (data-duration)");
-    expect(text).toContain("instances   card-1: card.html at 0 s for 1 s {\"title\":\"First\"}");
+    expect(text).toContain('instances   card-1: card.html at 0 s for 1 s {"title":"First"}');
     expect(text).toContain("            Nope Sans: no font of this name");
     expect(text.some((line) => /^lint {8}\d+ errors?, \d+ warnings?/.test(line))).toBe(true);
   });
@@ -238,6 +254,10 @@ describe("compose info of a folder without an index.html", () => {
       ],
     });
     const text = await runCli(["info", "."], { cwd: folder.dir });
-    expect(lines(text.stdout)).toEqual([". has no index.html; 2 compositions in it:", "  intro.html         intro  320x180  1 s", "  scenes/outro.html  clips  320x180  1.5 s"]);
+    expect(lines(text.stdout)).toEqual([
+      ". has no index.html; 2 compositions in it:",
+      "  intro.html         intro  320x180  1 s",
+      "  scenes/outro.html  clips  320x180  1.5 s",
+    ]);
   });
 });

@@ -31,7 +31,8 @@ async function installFromRepository(dir: string, dependencies: Record<string, s
   for (const [name, version] of Object.entries(dependencies)) {
     const source = join(REPO_ROOT, "node_modules", name);
     const installed = (JSON.parse(await readFile(join(source, "package.json"), "utf8")) as { version: string }).version;
-    if (installed !== version) throw new Error(`the template names ${name}@${version}, the repository has ${installed}: add it as a devDependency at that version`);
+    if (installed !== version)
+      throw new Error(`the template names ${name}@${version}, the repository has ${installed}: add it as a devDependency at that version`);
     await cp(source, join(dir, "node_modules", name), { recursive: true });
   }
 }
@@ -64,7 +65,9 @@ describe("compose init --template <name>", () => {
     const { init } = made.get(template)!;
     expect(init.code, init.stderr).toBe(0);
     const dir = root.path(template);
-    expect(lines(init.stdout)).toEqual(expect.arrayContaining(["  index.html", "  package.json", "  .gitignore", "  AGENTS.md", "  npm install", "  npm run render"]));
+    expect(lines(init.stdout)).toEqual(
+      expect.arrayContaining(["  index.html", "  package.json", "  .gitignore", "  AGENTS.md", "  npm install", "  npm run render"]),
+    );
     // Written into the current directory: no cd to suggest.
     expect(init.stdout).not.toContain("cd ");
     const pkg = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };

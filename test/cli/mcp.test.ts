@@ -43,7 +43,10 @@ const tag = randomUUID();
 
 beforeAll(async () => {
   cache = await createCacheDir();
-  project = await createProject({ "index.html": MOVING, "broken.html": BROKEN, "long/index.html": LONG, "scenes/intro.html": MOVING.replace('"moving"', '"intro"') }, { prefix: "compose-mcp-" });
+  project = await createProject(
+    { "index.html": MOVING, "broken.html": BROKEN, "long/index.html": LONG, "scenes/intro.html": MOVING.replace('"moving"', '"intro"') },
+    { prefix: "compose-mcp-" },
+  );
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_BIN, "mcp"],
@@ -168,7 +171,13 @@ describe("snapshot", () => {
     const result = await call("snapshot", { at: "0,0.4", output: "sheet.png" });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const facts = snapshotOutputSchema.parse(result.structuredContent);
-    expect(facts).toEqual({ output: project.path("sheet.png"), moments: [{ time: 0, frame: 0 }, { time: 0.4, frame: 12 }] });
+    expect(facts).toEqual({
+      output: project.path("sheet.png"),
+      moments: [
+        { time: 0, frame: 0 },
+        { time: 0.4, frame: 12 },
+      ],
+    });
     const image = result.content.find((block) => block.type === "image");
     expect(image).toMatchObject({ type: "image", mimeType: "image/png" });
     const png = PNG.sync.read(Buffer.from((image as { data: string }).data, "base64"));
@@ -214,16 +223,20 @@ describe("render", () => {
   it("stops a cancelled render, leaving no output and no staging, and goes on serving", async () => {
     const controller = new AbortController();
     let during: string[] = [];
-    const cancelled = call("render", { path: "long", output: "cancelled/long.mp4", workers: 1 }, {
-      signal: controller.signal,
-      onprogress: () => {
-        if (controller.signal.aborted) return;
-        void readdir(project.path("cancelled")).then((names) => {
-          during = names;
-          controller.abort();
-        });
+    const cancelled = call(
+      "render",
+      { path: "long", output: "cancelled/long.mp4", workers: 1 },
+      {
+        signal: controller.signal,
+        onprogress: () => {
+          if (controller.signal.aborted) return;
+          void readdir(project.path("cancelled")).then((names) => {
+            during = names;
+            controller.abort();
+          });
+        },
       },
-    });
+    );
     await expect(cancelled).rejects.toThrow(/abort/i);
     // The render was under way: its staging was there.
     expect(during.some((name) => name.includes(".partial-"))).toBe(true);

@@ -23,7 +23,11 @@ const DATA_HTML = compositionHtml({
   body: `<div id="panel" data-start="0" data-duration="0.5" data-track-index="0"></div>`,
   after: `<script>__compose.waitFor(fetch("data/rows.json").then((response) => (response.ok ? response.json() : [])), "rows");</script>`,
 });
-const IMAGE_ONLY_HTML = compositionHtml({ id: "image-only", duration: 0.5, body: `<img src="gone.png" data-start="0" data-duration="0.5" data-track-index="0">` });
+const IMAGE_ONLY_HTML = compositionHtml({
+  id: "image-only",
+  duration: 0.5,
+  body: `<img src="gone.png" data-start="0" data-duration="0.5" data-track-index="0">`,
+});
 
 const lineOf = (html: string, text: string) => html.slice(0, html.indexOf(text)).split("\n").length;
 
@@ -31,7 +35,10 @@ let project: TempProject;
 let preview: PreviewSession;
 
 beforeAll(async () => {
-  project = await createProject({ "index.html": BROKEN_HTML, "image-only.html": IMAGE_ONLY_HTML, "data.html": DATA_HTML }, { prefix: "compose-preview-causes-" });
+  project = await createProject(
+    { "index.html": BROKEN_HTML, "image-only.html": IMAGE_ONLY_HTML, "data.html": DATA_HTML },
+    { prefix: "compose-preview-causes-" },
+  );
   preview = await openPreview(project.dir);
   await preview.page.waitForSelector("#load-failures li");
 }, 120_000);
@@ -41,7 +48,8 @@ afterAll(async () => {
   await project?.remove();
 });
 
-const items = (selector: string) => preview.page.$$eval(selector, (list) => list.map((item) => ({ code: item.getAttribute("data-code"), text: item.textContent })));
+const items = (selector: string) =>
+  preview.page.$$eval(selector, (list) => list.map((item) => ({ code: item.getAttribute("data-code"), text: item.textContent })));
 
 describe("causes on screen", () => {
   it("lists every asset that failed to load, with the file and line that asked for it, the reason and render's code", async () => {
@@ -51,7 +59,9 @@ describe("causes on screen", () => {
       code: "missing-asset",
       text: `errormissing-asset image images/missing.png failed to load (HTTP 404, requested by index.html:${lineOf(BROKEN_HTML, "images/missing.png")})index.html:${lineOf(BROKEN_HTML, "images/missing.png")}`,
     });
-    expect(failures.map((failure) => failure.text)).toContainEqual(expect.stringContaining(`script lib/absent.js failed to load (HTTP 404, requested by index.html:${lineOf(BROKEN_HTML, "lib/absent.js")})`));
+    expect(failures.map((failure) => failure.text)).toContainEqual(
+      expect.stringContaining(`script lib/absent.js failed to load (HTTP 404, requested by index.html:${lineOf(BROKEN_HTML, "lib/absent.js")})`),
+    );
   });
 
   it("names the failed script in the page error that follows it", async () => {
@@ -70,8 +80,14 @@ describe("causes on screen", () => {
     await preview.settled(0);
     await preview.page.waitForFunction(() => document.querySelectorAll("#load-failures li").length === 2);
     const failures = (await items("#load-failures li")).map((item) => `${item.code} ${item.text}`);
-    expect(failures).toContainEqual(expect.stringContaining(`missing-asset fetch data/rows.json failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "data/rows.json")})`));
-    expect(failures).toContainEqual(expect.stringContaining(`missing-asset image images/backdrop.png failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "images/backdrop.png")})`));
+    expect(failures).toContainEqual(
+      expect.stringContaining(`missing-asset fetch data/rows.json failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "data/rows.json")})`),
+    );
+    expect(failures).toContainEqual(
+      expect.stringContaining(
+        `missing-asset image images/backdrop.png failed to load (HTTP 404, requested by data.html:${lineOf(DATA_HTML, "images/backdrop.png")})`,
+      ),
+    );
   });
 
   it("renders with missing assets allowed when the render panel says so, with render's warning", async () => {
@@ -82,7 +98,9 @@ describe("causes on screen", () => {
     await preview.page.selectOption("#render-quality", "draft");
     await preview.page.fill("#render-workers", "1");
     await preview.page.click("#render-start");
-    await preview.page.waitForFunction(() => ["finished", "failed"].includes(document.getElementById("render-panel")!.dataset.state ?? ""), undefined, { timeout: 120_000 });
+    await preview.page.waitForFunction(() => ["finished", "failed"].includes(document.getElementById("render-panel")!.dataset.state ?? ""), undefined, {
+      timeout: 120_000,
+    });
     expect(await preview.page.$eval("#render-panel", (panel) => panel.dataset.state)).toBe("finished");
     expect((await items("#render-messages li")).map((item) => item.code)).toContain("missing-asset");
   }, 150_000);

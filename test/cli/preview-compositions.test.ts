@@ -8,14 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
-const INTRO_HTML = compositionHtml({ id: "intro", duration: 1, background: "#203040", body: `<div id="hello" data-start="0" data-duration="0.5" data-track-index="0"></div>` });
+const INTRO_HTML = compositionHtml({
+  id: "intro",
+  duration: 1,
+  background: "#203040",
+  body: `<div id="hello" data-start="0" data-duration="0.5" data-track-index="0"></div>`,
+});
 const OUTRO_HTML = compositionHtml({ id: "outro", duration: 2, body: `<div id="bye" data-start="1" data-duration="1" data-track-index="3"></div>` });
 
 let project: TempProject;
 let preview: PreviewSession;
 
 beforeAll(async () => {
-  project = await createProject({ "intro.html": INTRO_HTML, "scenes/outro.html": OUTRO_HTML, "notes.html": "<p>not a composition</p>" }, { prefix: "compose-preview-folder-" });
+  project = await createProject(
+    { "intro.html": INTRO_HTML, "scenes/outro.html": OUTRO_HTML, "notes.html": "<p>not a composition</p>" },
+    { prefix: "compose-preview-folder-" },
+  );
   preview = await openPreview(project.dir);
 }, 120_000);
 
@@ -29,7 +37,10 @@ const clipLabels = () => preview.page.$$eval(".clip", (clips) => clips.map((clip
 describe("compose preview of a folder with several compositions", () => {
   it("starts at the first and lists every composition", async () => {
     expect(await preview.page.isVisible("#composition-picker")).toBe(true);
-    expect(await preview.page.$$eval("#composition-list option", (options) => options.map((option) => option.textContent))).toEqual(["intro.html", "scenes/outro.html"]);
+    expect(await preview.page.$$eval("#composition-list option", (options) => options.map((option) => option.textContent))).toEqual([
+      "intro.html",
+      "scenes/outro.html",
+    ]);
     expect(await preview.page.inputValue("#composition-list")).toBe("intro.html");
     expect(await clipLabels()).toEqual(["hello"]);
   });

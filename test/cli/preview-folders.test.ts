@@ -10,7 +10,8 @@ import { runCli } from "../support/cli.js";
 import { openPreview, type PreviewSession } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
-const scene = (id: string) => compositionHtml({ id, duration: 0.5, body: `<div id="${id}-clip" data-start="0" data-duration="0.5" data-track-index="0"></div>` });
+const scene = (id: string) =>
+  compositionHtml({ id, duration: 0.5, body: `<div id="${id}-clip" data-start="0" data-duration="0.5" data-track-index="0"></div>` });
 
 let project: TempProject;
 let preview: PreviewSession;
@@ -33,7 +34,10 @@ const shownComposition = (page = preview.page) => page.$eval("#composition", (fr
 describe("compose preview of a folder without index.html", () => {
   it("lists the compositions of the folder and one level down", async () => {
     expect(await preview.page.isVisible("#composition-picker")).toBe(true);
-    expect(await preview.page.$$eval("#composition-list option", (options) => options.map((option) => option.textContent))).toEqual(["outro.html", "scenes/intro.html"]);
+    expect(await preview.page.$$eval("#composition-list option", (options) => options.map((option) => option.textContent))).toEqual([
+      "outro.html",
+      "scenes/intro.html",
+    ]);
   });
 
   it("copies a command that runs as shown", async () => {

@@ -26,9 +26,7 @@ afterAll(async () => {
 });
 
 async function laneXs(): Promise<number[]> {
-  return preview.inComposition<number[]>(
-    `(doc) => ${JSON.stringify(DOM_LANES)}.map((i) => doc.getElementById("lane" + i).getBoundingClientRect().left)`,
-  );
+  return preview.inComposition<number[]>(`(doc) => ${JSON.stringify(DOM_LANES)}.map((i) => doc.getElementById("lane" + i).getBoundingClientRect().left)`);
 }
 
 describe("compose preview of a composition with history", () => {

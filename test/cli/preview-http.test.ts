@@ -68,7 +68,9 @@ describe("who the preview answers", () => {
   it("refuses a host name that is not this machine's (DNS rebinding)", async () => {
     const answer = await ask("/notes.txt", { headers: { Host: "attacker.example:4400" } });
     expect(answer.status).toBe(403);
-    expect(refusal(answer)).toEqual({ error: { code: "forbidden-host", message: "the preview answers requests to this machine's names only (got attacker.example)" } });
+    expect(refusal(answer)).toEqual({
+      error: { code: "forbidden-host", message: "the preview answers requests to this machine's names only (got attacker.example)" },
+    });
     expect((await ask("/notes.txt", { headers: { Host: "localhost:4400" } })).status).toBe(200);
   });
 
@@ -113,7 +115,11 @@ describe("refusals, in the producer's shape", () => {
     const answer = await ask("/__compose/state?composition=missing.html");
     expect(answer.status).toBe(400);
     expect(refusal(answer)).toEqual({
-      error: { code: "invalid-request", field: "composition", message: `composition must be one of the project's compositions: index.html (got "missing.html")` },
+      error: {
+        code: "invalid-request",
+        field: "composition",
+        message: `composition must be one of the project's compositions: index.html (got "missing.html")`,
+      },
     });
     const media = await postJson("/__compose/media", JSON.stringify({ fps: 7, media: [] }));
     expect(refusal(media)).toMatchObject({ error: { code: "invalid-request", field: "fps" } });

@@ -129,7 +129,10 @@ describe("media in compose preview", () => {
     expect(await preview.page.getAttribute(clip, "data-playing")).toBe("false");
     await preview.scrubTo(0);
     await preview.page.click("#play");
-    await preview.page.waitForFunction((selector) => document.querySelector<HTMLElement>(selector)?.dataset.playing === "true", clip, { timeout: 30_000, polling: 10 });
+    await preview.page.waitForFunction((selector) => document.querySelector<HTMLElement>(selector)?.dataset.playing === "true", clip, {
+      timeout: 30_000,
+      polling: 10,
+    });
     await pause();
     expect(await preview.page.getAttribute(clip, "data-playing")).toBe("false");
 
@@ -153,9 +156,10 @@ describe("media in compose preview", () => {
     // (a mono source up-mixed to both): the RMS level of the last 2048 samples every 10 ms, with
     // the element's volume then, until the play stops at the last frame.
     const samples = await preview.page.evaluate(async () => {
-      const until = (test: () => boolean) => new Promise<void>((resolve) => {
-        const timer = setInterval(() => test() && (clearInterval(timer), resolve()), 5);
-      });
+      const until = (test: () => boolean) =>
+        new Promise<void>((resolve) => {
+          const timer = setInterval(() => test() && (clearInterval(timer), resolve()), 5);
+        });
       let audio: HTMLAudioElement | null = null;
       await until(() => (audio = document.querySelector<HTMLAudioElement>("#sounds audio")) !== null);
       const context = new AudioContext();
@@ -175,7 +179,13 @@ describe("media in compose preview", () => {
       const taken: Array<{ at: number; volume: number; playing: boolean; time: number; levels: number[] }> = [];
       await until(() => {
         const sound = audio!;
-        taken.push({ at: performance.now(), volume: sound.volume, playing: !sound.paused && !sound.ended, time: sound.currentTime, levels: analysers.map(rms) });
+        taken.push({
+          at: performance.now(),
+          volume: sound.volume,
+          playing: !sound.paused && !sound.ended,
+          time: sound.currentTime,
+          levels: analysers.map(rms),
+        });
         return document.getElementById("play")!.getAttribute("aria-pressed") === "false";
       });
       await context.close();
@@ -203,10 +213,16 @@ describe("media in compose preview", () => {
     const preview08 = played(0.8);
     const preview02 = played(0.2);
     const [render08, render02] = await Promise.all([channelLevels(rendered, 0.25, 0.45), channelLevels(rendered, 0.6, 0.95)]);
-    for (const [what, heard, mixed] of [["0.8", preview08, render08], ["0.2", preview02, render02]] as const) {
+    for (const [what, heard, mixed] of [
+      ["0.8", preview08, render08],
+      ["0.2", preview02, render02],
+    ] as const) {
       expect(mixed, `render's channels at ${what}`).toHaveLength(2);
       heard.forEach((level, channel) =>
-        expect(Math.abs(level - mixed[channel]!), `volume ${what}, channel ${channel}: preview ${level} dB, render ${mixed[channel]!.toFixed(2)} dB`).toBeLessThan(1),
+        expect(
+          Math.abs(level - mixed[channel]!),
+          `volume ${what}, channel ${channel}: preview ${level} dB, render ${mixed[channel]!.toFixed(2)} dB`,
+        ).toBeLessThan(1),
       );
     }
   });

@@ -61,7 +61,13 @@ beforeAll(async () => {
     HAS_FIREFOX &&
       (async () => {
         firefoxProfile = await mkdtemp(join(tmpdir(), "compose-preview-firefox-profile-"));
-        firefoxBrowser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true, protocol: "webDriverBiDi", userDataDir: firefoxProfile });
+        firefoxBrowser = await puppeteer.launch({
+          browser: "firefox",
+          executablePath: FIREFOX,
+          headless: true,
+          protocol: "webDriverBiDi",
+          userDataDir: firefoxProfile,
+        });
       })(),
   ]);
   for (const example of EXAMPLES) {

@@ -63,12 +63,18 @@ describe("renders from the page", () => {
     const post = (path: string, body: unknown) =>
       fetch(new URL(path, url), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const answers = await Promise.all([1, 2, 3, 4].map(() => post("/__compose/renders", { format: "mp4", quality: "draft", workers: 1 })));
-    const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id?: string; error?: { code: string; message: string } } })));
+    const bodies = await Promise.all(
+      answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { id?: string; error?: { code: string; message: string } } })),
+    );
     const started = bodies.filter((answer) => answer.status === 202);
     expect(started).toHaveLength(1);
     const refused = bodies.filter((answer) => answer.status === 409);
     expect(refused).toHaveLength(3);
-    for (const answer of refused) expect(answer.body.error).toEqual({ code: "render-running", message: `render ${started[0]!.body.id} is running: wait for it to finish or cancel it, then render again` });
+    for (const answer of refused)
+      expect(answer.body.error).toEqual({
+        code: "render-running",
+        message: `render ${started[0]!.body.id} is running: wait for it to finish or cancel it, then render again`,
+      });
     expect((await post(`/__compose/renders/${started[0]!.body.id}/cancel`, {})).status).toBe(202);
   }, 60_000);
 });

@@ -19,7 +19,9 @@ const loadedRows = () => preview.page.$eval("#stage", (stage) => JSON.parse(JSON
 
 describe("a JSON list of records", () => {
   it("shows as a table of its rows and columns", async () => {
-    const table = await preview.page.$$eval("#variable-rows tr", (rows) => rows.map((row) => Array.from(row.querySelectorAll("th, input"), (cell) => (cell instanceof HTMLInputElement ? cell.value : cell.textContent))));
+    const table = await preview.page.$$eval("#variable-rows tr", (rows) =>
+      rows.map((row) => Array.from(row.querySelectorAll("th, input"), (cell) => (cell instanceof HTMLInputElement ? cell.value : cell.textContent))),
+    );
     expect(table[0]).toEqual(["label", "value", ""]);
     expect(table.slice(1)).toEqual([
       ["Jan", "120"],

@@ -122,6 +122,8 @@ describe("the preview's render stream", () => {
     const refused = await fetch(new URL("/__compose/renders", url), { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await refused.json()).toEqual({ error: { code: "invalid-request", message: "renders is not a folder: the preview writes its renders there; move it away or render with compose render" } });
+    expect(await refused.json()).toEqual({
+      error: { code: "invalid-request", message: "renders is not a folder: the preview writes its renders there; move it away or render with compose render" },
+    });
   }, 120_000);
 });

@@ -79,41 +79,45 @@ function decodePng(buffer: Buffer): PNG {
 }
 
 describe("a frame in compose preview", () => {
-  it.each(FRAMES)("equals frame %i of compose render: solid colours exactly, gradients within one step", async (frame) => {
-    // Under renders/, which the preview does not watch: a file written elsewhere in the project reloads the page.
-    const output = join(project.dir, "renders", `frame-${frame}.png`);
-    const rendered = await runCli(["render", project.dir, "--frame", String(frame), "-o", output], { timeoutMs: 120_000 });
-    expect(rendered.code, rendered.stderr).toBe(0);
+  it.each(FRAMES)(
+    "equals frame %i of compose render: solid colours exactly, gradients within one step",
+    async (frame) => {
+      // Under renders/, which the preview does not watch: a file written elsewhere in the project reloads the page.
+      const output = join(project.dir, "renders", `frame-${frame}.png`);
+      const rendered = await runCli(["render", project.dir, "--frame", String(frame), "-o", output], { timeoutMs: 120_000 });
+      expect(rendered.code, rendered.stderr).toBe(0);
 
-    await preview.scrubTo(frame);
-    expect(await preview.page.$eval("#stage", (stage) => stage.dataset.scale)).toBe("1");
-    const shot = decodePng(await preview.page.locator("#composition").screenshot());
-    const png = decodePng(await readFile(output));
-    expect([shot.width, shot.height]).toEqual([png.width, png.height]);
+      await preview.scrubTo(frame);
+      expect(await preview.page.$eval("#stage", (stage) => stage.dataset.scale)).toBe("1");
+      const shot = decodePng(await preview.page.locator("#composition").screenshot());
+      const png = decodePng(await readFile(output));
+      expect([shot.width, shot.height]).toEqual([png.width, png.height]);
 
-    // Solid colours match exactly. Colours between them (the gradient, and what shows through
-    // the fading box) differ by at most one step: the rasterizer dithers gradients differently
-    // under the render's deterministic BeginFrame capture than in an interactive browser. A frame
-    // off in time would move hard edges between colours far more than one step apart.
-    const solid = (x: number, y: number) => [0, 1, 2].map((c) => png.data[(y * png.width + x) * 4 + c]);
-    let largest = 0;
-    let solidDiffering = 0;
-    for (let y = 0; y < png.height; y++) {
-      for (let x = 0; x < png.width; x++) {
-        const i = (y * png.width + x) * 4;
-        const difference = Math.max(...[0, 1, 2].map((c) => Math.abs(png.data[i + c]! - shot.data[i + c]!)));
-        largest = Math.max(largest, difference);
-        if (difference > 0 && SOLID_COLOURS.some((colour) => colour.every((value, c) => value === solid(x, y)[c]))) solidDiffering++;
+      // Solid colours match exactly. Colours between them (the gradient, and what shows through
+      // the fading box) differ by at most one step: the rasterizer dithers gradients differently
+      // under the render's deterministic BeginFrame capture than in an interactive browser. A frame
+      // off in time would move hard edges between colours far more than one step apart.
+      const solid = (x: number, y: number) => [0, 1, 2].map((c) => png.data[(y * png.width + x) * 4 + c]);
+      let largest = 0;
+      let solidDiffering = 0;
+      for (let y = 0; y < png.height; y++) {
+        for (let x = 0; x < png.width; x++) {
+          const i = (y * png.width + x) * 4;
+          const difference = Math.max(...[0, 1, 2].map((c) => Math.abs(png.data[i + c]! - shot.data[i + c]!)));
+          largest = Math.max(largest, difference);
+          if (difference > 0 && SOLID_COLOURS.some((colour) => colour.every((value, c) => value === solid(x, y)[c]))) solidDiffering++;
+        }
       }
-    }
-    let kept = "";
-    if (solidDiffering > 0 || largest > 1) {
-      // Kept for a look when the frames differ.
-      kept = await mkdtemp(join(tmpdir(), "compose-preview-frames-diff-"));
-      await writeFile(join(kept, `preview-frame-${frame}.png`), PNG.sync.write(shot));
-      await writeFile(join(kept, `render-frame-${frame}.png`), PNG.sync.write(png));
-    }
-    expect(solidDiffering, `both frames kept in ${kept}`).toBe(0);
-    expect(largest, `both frames kept in ${kept}`).toBeLessThanOrEqual(1);
-  }, 180_000);
+      let kept = "";
+      if (solidDiffering > 0 || largest > 1) {
+        // Kept for a look when the frames differ.
+        kept = await mkdtemp(join(tmpdir(), "compose-preview-frames-diff-"));
+        await writeFile(join(kept, `preview-frame-${frame}.png`), PNG.sync.write(shot));
+        await writeFile(join(kept, `render-frame-${frame}.png`), PNG.sync.write(png));
+      }
+      expect(solidDiffering, `both frames kept in ${kept}`).toBe(0);
+      expect(largest, `both frames kept in ${kept}`).toBeLessThanOrEqual(1);
+    },
+    180_000,
+  );
 });

@@ -229,10 +229,20 @@ describe("variables of sub-composition instances", () => {
 
   it("mounts again only the instances of a saved instance file, with their values", async () => {
     await writeFile(project.path("card.html"), CARD_HTML.replace("</body>", `<p id="saved">saved</p></body>`));
-    await preview.page.waitForFunction(() => {
-      const inner = (document.getElementById("composition") as HTMLIFrameElement | null)?.contentDocument?.querySelector<HTMLIFrameElement>("#card iframe")?.contentDocument;
-      return document.getElementById("stage")!.dataset.pending === "false" && inner?.getElementById("saved") !== null && inner?.getElementById("saved") !== undefined;
-    }, undefined, { timeout: 20_000 });
+    await preview.page.waitForFunction(
+      () => {
+        const inner = (document.getElementById("composition") as HTMLIFrameElement | null)?.contentDocument?.querySelector<HTMLIFrameElement>(
+          "#card iframe",
+        )?.contentDocument;
+        return (
+          document.getElementById("stage")!.dataset.pending === "false" &&
+          inner?.getElementById("saved") !== null &&
+          inner?.getElementById("saved") !== undefined
+        );
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
     const tint = await preview.inComposition<string>(
       `(doc) => { const inner = doc.querySelector("#card iframe").contentDocument; return inner.defaultView.getComputedStyle(inner.getElementById("tint")).backgroundColor; }`,
     );
@@ -260,7 +270,11 @@ describe("rendering from the page", () => {
     const unknown = await fetch(endpoint, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ output: "/etc/x.mp4" }) });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toEqual({
-      error: { code: "invalid-request", message: "output is not an option of a render from the preview (allowed: format, quality, fps, scale, workers, allowMissingAssets, variables, instances)" },
+      error: {
+        code: "invalid-request",
+        message:
+          "output is not an option of a render from the preview (allowed: format, quality, fps, scale, workers, allowMissingAssets, variables, instances)",
+      },
     });
   });
 
@@ -314,7 +328,11 @@ describe("rendering from the page", () => {
     const video = videoStream(await ffprobe(join(project.dir, "renders", name!)));
     expect([video.codec_name, video.width, video.height]).toEqual(["gif", 160, 90]);
     await preview.page.waitForFunction(() => (document.getElementById("render-image") as HTMLImageElement).complete, undefined, { timeout: 20_000 });
-    expect(await preview.page.$eval("#render-image", (image: HTMLImageElement) => [image.hidden, image.naturalWidth, image.naturalHeight])).toEqual([false, 160, 90]);
+    expect(await preview.page.$eval("#render-image", (image: HTMLImageElement) => [image.hidden, image.naturalWidth, image.naturalHeight])).toEqual([
+      false,
+      160,
+      90,
+    ]);
     expect(await preview.page.$eval("#render-video", (video: HTMLVideoElement) => video.hidden)).toBe(true);
   }, 180_000);
 

@@ -91,7 +91,9 @@ describe("compose lint --network none", () => {
 /** The studio's frame at 1.5 s against the render's, within the bound of a browser's frame. */
 function expectRenderedFrame(browser: BrowserName, shot: PNG): Promise<void> {
   const difference = frameDifference(shot, rendered);
-  console.log(`${browser}: the studio's frame at 1.5 s against render's: mean difference ${difference.mean.toFixed(3)} per channel, ${(difference.farShare * 100).toFixed(3)} % of pixels off by more than 64`);
+  console.log(
+    `${browser}: the studio's frame at 1.5 s against render's: mean difference ${difference.mean.toFixed(3)} per channel, ${(difference.farShare * 100).toFixed(3)} % of pixels off by more than 64`,
+  );
   const failing = difference.mean > FRAME_BOUND.mean || difference.farShare > FRAME_BOUND.farShare;
   return (failing ? keepFrames({ studio: shot, render: rendered }) : Promise.resolve("")).then((kept) => {
     expect(difference.mean, `mean difference per channel; frames kept in ${kept}`).toBeLessThanOrEqual(FRAME_BOUND.mean);
@@ -160,7 +162,9 @@ describe.each(BROWSERS)("the studio in %s", (browser) => {
           frame,
         );
       await settled(0);
-      await web.run(`() => { const input = document.getElementById("scrubber"); input.value = "45"; input.dispatchEvent(new Event("input", { bubbles: true })); }`);
+      await web.run(
+        `() => { const input = document.getElementById("scrubber"); input.value = "45"; input.dispatchEvent(new Event("input", { bubbles: true })); }`,
+      );
       await settled(45);
       await expectRenderedFrame(browser, await web.screenshot("#composition"));
     } finally {

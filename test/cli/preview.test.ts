@@ -231,9 +231,7 @@ describe("compose preview", () => {
 
   it("shows the lint findings of the project", async () => {
     expect(await page.textContent("#lint-summary")).toBe("0 errors, 1 warning in 2 files");
-    expect(await page.$$eval("#lint-findings li", (items) => items.map((item) => item.getAttribute("data-code")))).toEqual([
-      "variable-values-undeclared",
-    ]);
+    expect(await page.$$eval("#lint-findings li", (items) => items.map((item) => item.getAttribute("data-code")))).toEqual(["variable-values-undeclared"]);
   });
 
   it("runs sub-compositions through the same runtime, with their own values", async () => {
@@ -280,7 +278,9 @@ describe("compose preview", () => {
     await writeFile(project.path("index.html"), indexHtml("third version").replace('data-composition-src="card.html"', 'data-composition-src="gone.html"'));
     await page.waitForFunction(() => document.getElementById("lint-summary")!.textContent!.startsWith("1 error"), null, { timeout: 10_000 });
     expect(await page.$$eval("#lint-findings li", (items) => items.map((item) => item.getAttribute("data-code")))).toEqual(["sub-composition-missing"]);
-    await page.waitForFunction(() => /gone\.html was not found \(HTTP 404\)/.test(document.getElementById("page-errors")!.textContent!), null, { timeout: 10_000 });
+    await page.waitForFunction(() => /gone\.html was not found \(HTTP 404\)/.test(document.getElementById("page-errors")!.textContent!), null, {
+      timeout: 10_000,
+    });
     expect(await page.$eval("#status", (status) => status.classList.contains("error"))).toBe(true);
   });
 });

@@ -79,10 +79,13 @@ function renderedAt(file: string, time: string, extra: string[] = []): Promise<B
   if (!rendered.has(key)) {
     const output = project.path("renders", `${rendered.size}.png`);
     const run = render([file, "--time", time, "--output", output, ...extra], { cwd: project.dir, env: cache.env });
-    rendered.set(key, run.then((result) => {
-      expect(result.code, result.stderr).toBe(0);
-      return readFile(output);
-    }));
+    rendered.set(
+      key,
+      run.then((result) => {
+        expect(result.code, result.stderr).toBe(0);
+        return readFile(output);
+      }),
+    );
   }
   return rendered.get(key)!;
 }
@@ -114,7 +117,10 @@ describe("compose snapshot --frames-dir", () => {
   it("plays the frames between moments of a composition that builds up its state, as a render does", async () => {
     const run = await snapshot(["falling.html", "--at", "0.3,0.8", "--frames-dir", "falling"]);
     expect(run.code, run.stderr).toBe(0);
-    for (const [frame, time] of [[9, "0.3"], [24, "0.8"]] as const) {
+    for (const [frame, time] of [
+      [9, "0.3"],
+      [24, "0.8"],
+    ] as const) {
       expect((await readFile(project.path("falling", frameName(frame)))).equals(await renderedAt("falling.html", time)), `at ${time} s`).toBe(true);
     }
   });

@@ -136,9 +136,22 @@ describe("with the image missing", () => {
     const result = await cli.result;
     const calls = (await docker.calls()).slice(before);
     expect(result.code, result.stderr).toBe(0);
-    expect(calls.map((call) => call.slice(0, 2).join(" "))).toEqual(["version --format", "image ls", "build --network=host", "run --rm", "build --quiet", "image rm", "run --rm"]);
+    expect(calls.map((call) => call.slice(0, 2).join(" "))).toEqual([
+      "version --format",
+      "image ls",
+      "build --network=host",
+      "run --rm",
+      "build --quiet",
+      "image rm",
+      "run --rm",
+    ]);
     const unlabelled = `compose-render:build-${cli.pid}`;
-    expect(calls[2]).toEqual(dockerBuildArgs({ root: REPO_ROOT, archive: "snapshot", caCertificates: existsSync(HOST_CA_CERTIFICATES) ? HOST_CA_CERTIFICATES : undefined }, unlabelled));
+    expect(calls[2]).toEqual(
+      dockerBuildArgs(
+        { root: REPO_ROOT, archive: "snapshot", caCertificates: existsSync(HOST_CA_CERTIFICATES) ? HOST_CA_CERTIFICATES : undefined },
+        unlabelled,
+      ),
+    );
     expect(calls[3]).toEqual(["run", "--rm", "--network=none", "--entrypoint=cat", unlabelled, "/compose/versions"]);
     expect(calls[4]).toEqual(["build", "--quiet", ...Object.entries(LABELS).map(([name, value]) => `--label=${name}=${value}`), `--tag=${TAG}`, "-"]);
     expect(calls[5]).toEqual(["image", "rm", unlabelled]);

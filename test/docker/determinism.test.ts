@@ -120,10 +120,7 @@ describe("two renders with the same inputs (--no-browser-gpu)", () => {
   });
 
   it("encode mp4s whose decoded frames are identical (two workers each)", async () => {
-    const [first, second] = await Promise.all([
-      decodeAllFrames(project.path("out", "mp4-1.mp4")),
-      decodeAllFrames(project.path("out", "mp4-2.mp4")),
-    ]);
+    const [first, second] = await Promise.all([decodeAllFrames(project.path("out", "mp4-1.mp4")), decodeAllFrames(project.path("out", "mp4-2.mp4"))]);
     expectAnimated(first, 30);
     expect(second).toHaveLength(first.length);
     for (let i = 0; i < first.length; i++) expect(first[i]!.data.equals(second[i]!.data), `frame ${i}`).toBe(true);

@@ -129,7 +129,11 @@ ${BODIES[kind]}`,
     dir,
     async calls() {
       try {
-        return (await readFile(log, "utf8")).trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as string[]);
+        return (await readFile(log, "utf8"))
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as string[]);
       } catch {
         return [];
       }

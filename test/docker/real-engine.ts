@@ -59,7 +59,8 @@ async function answers(program: string, env: NodeJS.ProcessEnv): Promise<boolean
 export async function chooseEngine(): Promise<EngineChoice> {
   if (await answers("docker", process.env)) {
     const canMakeBase = process.getuid?.() === 0 || existsSync(BASE_TARBALL) || (await run("docker", ["image", "inspect", BASE_IMAGE])).code === 0;
-    if (!canMakeBase) return { kind: "none", reason: `the Docker engine has no ${BASE_IMAGE}, and the tests do not run as root, so they cannot make it with debootstrap` };
+    if (!canMakeBase)
+      return { kind: "none", reason: `the Docker engine has no ${BASE_IMAGE}, and the tests do not run as root, so they cannot make it with debootstrap` };
     return { kind: "existing" };
   }
   if (process.getuid?.() !== 0) {
@@ -85,7 +86,8 @@ export interface TestEngine {
 }
 
 async function aptInstall(packages: string[]): Promise<void> {
-  const install = () => run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, 600_000);
+  const install = () =>
+    run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...packages], { ...process.env, DEBIAN_FRONTEND: "noninteractive" }, 600_000);
   let result = await install();
   if (result.code !== 0) {
     // A machine whose package lists were never fetched knows no docker.io yet.

@@ -57,10 +57,7 @@ describe("docker run for compose render --docker", () => {
   it("mounts the project read-only and only the output's directory writable, at the output's own path", () => {
     const args = dockerRunArgs(plan({ compositionFile: "/srv/work/card.html", output: "/data/out/card.mov" }));
     const mounts = args.filter((arg) => arg.startsWith("--mount="));
-    expect(mounts).toEqual([
-      "--mount=type=bind,source=/srv/work,target=/compose/project,readonly",
-      "--mount=type=bind,source=/data/out,target=/data/out",
-    ]);
+    expect(mounts).toEqual(["--mount=type=bind,source=/srv/work,target=/compose/project,readonly", "--mount=type=bind,source=/data/out,target=/data/out"]);
     expect(inner(args).slice(0, 3)).toEqual(["render", "/compose/project/card.html", "--output=/data/out/card.mov"]);
   });
 
@@ -136,7 +133,12 @@ describe("docker run for compose render --docker", () => {
 
   it("passes the network policy and the limits on", () => {
     expect(passedFlags({ network: "public", allowHost: ["cdn.example.com", "*.example.org"], maxFrames: "900", maxWidth: "1920", maxHeight: "1080" })).toEqual([
-      "--network=public", "--allow-host=cdn.example.com", "--allow-host=*.example.org", "--max-frames=900", "--max-width=1920", "--max-height=1080",
+      "--network=public",
+      "--allow-host=cdn.example.com",
+      "--allow-host=*.example.org",
+      "--max-frames=900",
+      "--max-width=1920",
+      "--max-height=1080",
     ]);
   });
 
@@ -291,7 +293,9 @@ describe("docker build of the image", () => {
       "--secret=id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt",
       "/src/compose",
     ]);
-    expect(dockerBuildArgs({ root, archive: "snapshot", debianMirror: "http://snap.example" }, "t")).toContain("--build-arg=SNAPSHOT_MIRROR=http://snap.example");
+    expect(dockerBuildArgs({ root, archive: "snapshot", debianMirror: "http://snap.example" }, "t")).toContain(
+      "--build-arg=SNAPSHOT_MIRROR=http://snap.example",
+    );
     expect(isPinnedBuild({ archive: "current" })).toBe(false);
     expect(isPinnedBuild({ archive: "snapshot", baseImage: "debian:bookworm" })).toBe(false);
   });

@@ -54,7 +54,11 @@ function example(kind: string): Example {
 }
 
 const jsonOf = (kind: string): unknown => JSON.parse(example(kind).body);
-const linesOf = (text: string): unknown[] => text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
+const linesOf = (text: string): unknown[] =>
+  text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as unknown);
 
 /** Every key of a JSON value by its path (`.checks[].fix`); arrays' items pooled, values left out. */
 function keyPaths(value: unknown, at = ""): string[] {
@@ -172,7 +176,11 @@ describe("the render events", () => {
   const real = () => [...linesOf(runs.render.stdout), ...linesOf(runs["render-failed"].stdout)] as RenderEvent[];
 
   it("show each type of event once, as the schema declares it", () => {
-    expect(documented().map((event) => event.type).sort()).toEqual([...RENDER_EVENT_TYPES].sort());
+    expect(
+      documented()
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual([...RENDER_EVENT_TYPES].sort());
     for (const event of documented()) expect(renderEventSchema.safeParse(event).error).toBeUndefined();
   });
 
@@ -207,7 +215,11 @@ describe("compose mcp as the page configures it", () => {
     expect(args).toHaveLength(2);
     expect(args[0]).toBe("mcp");
     // The folder the page names stands for this project.
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, "mcp", project.dir], env: childEnv(cache.env, randomUUID()) as Record<string, string> });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI_BIN, "mcp", project.dir],
+      env: childEnv(cache.env, randomUUID()) as Record<string, string>,
+    });
     client = new Client({ name: "agents-doc", version: "1.0.0" });
     await client.connect(transport);
     tools = (await client.listTools()).tools;
@@ -217,12 +229,20 @@ describe("compose mcp as the page configures it", () => {
 
   it("has the tools the table lists, each with the inputs it names", () => {
     const section = MARKDOWN.split(/^### Tools$/m)[1]!.split(/^#{2,3} /m)[0]!;
-    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.+) \|$/gm)].map((row) => [row[1]!, [...row[2]!.matchAll(/`([A-Za-z]+)`/g)].map((input) => input[1]!).sort()] as const);
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.+) \|$/gm)].map(
+      (row) => [row[1]!, [...row[2]!.matchAll(/`([A-Za-z]+)`/g)].map((input) => input[1]!).sort()] as const,
+    );
     expect(rows.map(([tool]) => tool)).toEqual(tools.map((tool) => tool.name));
     for (const [name, inputs] of rows) expect(inputs, name).toEqual(Object.keys(tools.find((tool) => tool.name === name)!.inputSchema.properties!).sort());
   });
 
-  const RESULTS = { list_compositions: folderInfoSchema, info: infoOutputSchema, lint: lintOutputSchema, snapshot: snapshotOutputSchema, render: renderFinishedEventSchema } as const;
+  const RESULTS = {
+    list_compositions: folderInfoSchema,
+    info: infoOutputSchema,
+    lint: lintOutputSchema,
+    snapshot: snapshotOutputSchema,
+    render: renderFinishedEventSchema,
+  } as const;
 
   it.each(Object.keys(RESULTS) as Array<keyof typeof RESULTS>)("takes the call of %s the page shows, and gives the command's JSON", async (tool) => {
     const call = EXAMPLES.find((each) => each.kind === "mcp-call" && each.tool === tool)!;

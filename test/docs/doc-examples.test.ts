@@ -81,7 +81,18 @@ afterAll(async () => {
 describe("the examples of docs/compositions.md", () => {
   it("are found: one or more under every heading that promises one", () => {
     const headings = new Set(EXAMPLES.map((example) => example.name.replace(/ #\d+$/, "")));
-    for (const heading of ["The composition element", "One history", "Variables", "Lists and records", "Sub-compositions", "Assets and paths", "Video and audio", "Tracks and layering", "Crossfade between two clips", "Waiting for data"]) {
+    for (const heading of [
+      "The composition element",
+      "One history",
+      "Variables",
+      "Lists and records",
+      "Sub-compositions",
+      "Assets and paths",
+      "Video and audio",
+      "Tracks and layering",
+      "Crossfade between two clips",
+      "Waiting for data",
+    ]) {
       expect(headings, heading).toContain(heading);
     }
   });

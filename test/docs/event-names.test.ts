@@ -60,7 +60,11 @@ describe("event names in the documentation", () => {
 describe("pages named in the documentation", () => {
   it.each(PAGES)("%s names only Markdown files the repository holds", (page) => {
     const held = new Set(PAGES.map((each) => basename(each)));
-    const named = [...read(page).replace(/https?:\/\/\S+/g, "").matchAll(/[\w-]+\.md\b/g)].map((match) => match[0]);
+    const named = [
+      ...read(page)
+        .replace(/https?:\/\/\S+/g, "")
+        .matchAll(/[\w-]+\.md\b/g),
+    ].map((match) => match[0]);
     expect(named.filter((name) => !held.has(name))).toEqual([]);
   });
 });

@@ -43,7 +43,10 @@ beforeAll(async () => {
   await limited(
     2,
     Object.keys(SOURCES).map((name) => async () => {
-      runs.set(name, await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path("out", name), "--workers", "1", "--network", "none"]));
+      runs.set(
+        name,
+        await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path("out", name), "--workers", "1", "--network", "none"]),
+      );
     }),
   );
 }, RENDER_HOOK_TIMEOUT_MS);

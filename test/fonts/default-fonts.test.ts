@@ -19,7 +19,9 @@ let project: TempProject;
 const runs = new Map<string, CliResult>();
 
 function rows(names: string[]): string {
-  return names.map((name, index) => `<div style="position:absolute;left:0;top:${index * ROW}px;height:${ROW}px;font:22px ${name};color:#000">${TEXT}</div>`).join("\n");
+  return names
+    .map((name, index) => `<div style="position:absolute;left:0;top:${index * ROW}px;height:${ROW}px;font:22px ${name};color:#000">${TEXT}</div>`)
+    .join("\n");
 }
 
 beforeAll(async () => {

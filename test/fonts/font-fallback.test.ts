@@ -34,7 +34,9 @@ afterAll(async () => {
 describe("font-fallback", () => {
   it("names each family that fell back, where it is asked for, and the font drawn instead", () => {
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('[font-fallback] font family "Montserrat" (index.html:8) has no font, so its text is drawn with Inter: add it with compose fonts add montserrat');
+    expect(run.stderr).toContain(
+      '[font-fallback] font family "Montserrat" (index.html:8) has no font, so its text is drawn with Inter: add it with compose fonts add montserrat',
+    );
     expect(run.stderr).toContain('[font-fallback] font family "Space Grotesk" (card.html:8) has no font, so its text is drawn with Tinos');
   });
 

@@ -37,13 +37,19 @@ beforeAll(async () => {
       body: `<div data-composition-id="card" data-composition-src="card.html" data-start="0" data-duration="0.1" style="position:absolute;left:0;top:0;width:320px;height:180px"></div>`,
     }),
     "card.html": compositionHtml({ id: "card", duration: 0.1, head: `<link rel="stylesheet" href="${LINK}">`, body: TEXT }),
-    "missing.html": composition({ head: `<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Lobster">`, body: TEXT.replace("'Space Mono'", "Lobster") }),
+    "missing.html": composition({
+      head: `<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Lobster">`,
+      body: TEXT.replace("'Space Mono'", "Lobster"),
+    }),
   });
   await cp(join(REPO_ROOT, "node_modules/@fontsource/space-mono"), project.path("node_modules/@fontsource/space-mono"), { recursive: true });
   await limited(
     2,
     ["reference", "link", "import", "named", "instance", "missing"].map((name) => async () => {
-      runs.set(name, await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path("out", name), "--workers", "1", "--network", "none"]));
+      runs.set(
+        name,
+        await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path("out", name), "--workers", "1", "--network", "none"]),
+      );
     }),
   );
 }, RENDER_HOOK_TIMEOUT_MS);

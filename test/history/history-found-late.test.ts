@@ -76,7 +76,10 @@ describe("history found once seeked", () => {
     const one = await frames("late-w1");
     const three = await frames("late-w3");
     expect(three).toHaveLength(FRAMES);
-    expect(one.flatMap((bytes, n) => (three[n]!.equals(bytes) ? [] : [n])), "frames that differ").toEqual([]);
+    expect(
+      one.flatMap((bytes, n) => (three[n]!.equals(bytes) ? [] : [n])),
+      "frames that differ",
+    ).toEqual([]);
     const decoded = await decodeAllFrames(join(project.path("late-w3"), "frame_%06d.png"));
     // The loop starts at frame 6 (0.2 s) and first runs at frame 7.
     expect(decoded.map((frame) => boxX(frame, 90, hex("#ffffff")))).toEqual(Array.from({ length: FRAMES }, (_, n) => 10 * Math.max(0, n - 6)));

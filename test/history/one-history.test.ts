@@ -73,6 +73,9 @@ describe("one history", () => {
     for (const [workers, result] of mp4Results) expect(result.code, `mp4 with --workers ${workers}: ${result.stderr}`).toBe(0);
     const [one, two] = await Promise.all([decodeAllFrames(project.path("w1.mp4")), decodeAllFrames(project.path("w2.mp4"))]);
     expect(two).toHaveLength(HISTORY_FRAMES);
-    expect(one.flatMap((frame, n) => (frame.data.equals(two[n]!.data) ? [] : [n])), "decoded frames that differ").toEqual([]);
+    expect(
+      one.flatMap((frame, n) => (frame.data.equals(two[n]!.data) ? [] : [n])),
+      "decoded frames that differ",
+    ).toEqual([]);
   });
 });

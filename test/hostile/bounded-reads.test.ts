@@ -55,6 +55,8 @@ describe("bounded reads of project files", () => {
     expect(entry.stderr.trim()).toBe(`error: [${RULE}] entry.html is a FIFO (named pipe); only regular files inside the project are read`);
     const vars = await render(["vars", "--variables-file", "vars/values.json", "-o", project.path("v.mp4")], { cwd: project.dir, timeoutMs: 20_000 });
     expect(vars.code, vars.stderr).toBe(2);
-    expect(vars.stderr.trim()).toBe(`error: [${RULE}] --variables-file vars/values.json is a FIFO (named pipe); only regular files inside the project are read`);
+    expect(vars.stderr.trim()).toBe(
+      `error: [${RULE}] --variables-file vars/values.json is a FIFO (named pipe); only regular files inside the project are read`,
+    );
   });
 });

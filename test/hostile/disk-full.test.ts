@@ -78,65 +78,77 @@ afterAll(async () => {
   await project?.remove();
 });
 
-describe.skipIf(process.getuid?.() !== 0)("a full disk", () => {
-  it.each([["mp4", "out.mp4"], ["png-sequence", "frames"]])("%s: the CLI names the full disk's directory and leaves nothing there", async (format, name) => {
-    expect(mounted).toContain(project.path("full"));
-    const result = await render([project.dir, "-o", project.path("full", name), "--format", format, "--workers", "1", "--quality", "draft"]);
-    expect(result.code, result.stderr).toBe(1);
-    expect(lines(result.stderr).filter((line) => line.startsWith("error:"))).toEqual([
-      `error: cannot write in ${project.path("full")}: no space is left on its disk (No space left on device); free some space or write the output elsewhere`,
-    ]);
-    expect(await readdir(project.path("full"))).toEqual([]);
-  });
-
-  // From a disk with room for all but the last page (where only ffmpeg's trailer fails) down to
-  // one with room for a fraction of it, and disks with just enough room and more.
-  it.each([-32, -8, -2, -1, 0, 4])("with the output's size %d pages free, the CLI either writes a whole file or fails as disk-full leaving nothing", async (spare) => {
-    const dir = project.path(`level${spare}`);
-    await mkdir(dir);
-    // The staging directory's entry takes no page of a tmpfs: the size is the room for the file.
-    if (!mountSmallDisk(dir, `size=${(outputPages + spare) * PAGE_KIB}k`)) throw new Error("could not mount a tmpfs");
-    mounted.push(dir);
-    const result = await renderNoise(join(dir, "out.mp4"));
-    if (result.code === 0) {
-      expect(await countFrames(join(dir, "out.mp4"))).toBe(NOISE_FRAMES);
-    } else {
+describe.skipIf(process.getuid?.() !== 0)(
+  "a full disk",
+  () => {
+    it.each([
+      ["mp4", "out.mp4"],
+      ["png-sequence", "frames"],
+    ])("%s: the CLI names the full disk's directory and leaves nothing there", async (format, name) => {
+      expect(mounted).toContain(project.path("full"));
+      const result = await render([project.dir, "-o", project.path("full", name), "--format", format, "--workers", "1", "--quality", "draft"]);
       expect(result.code, result.stderr).toBe(1);
       expect(lines(result.stderr).filter((line) => line.startsWith("error:"))).toEqual([
-        expect.stringMatching(new RegExp(`^error: cannot write (in )?${dir}.*no space is left on its disk`)),
+        `error: cannot write in ${project.path("full")}: no space is left on its disk (No space left on device); free some space or write the output elsewhere`,
       ]);
-      expect(await readdir(dir)).toEqual([]);
-    }
-    if (spare > 0) expect(result.code, result.stderr).toBe(0);
-    if (spare < 0) expect(result.code, "a file larger than its disk was called done").toBe(1);
-  });
+      expect(await readdir(project.path("full"))).toEqual([]);
+    });
 
-  it("the server never completes a request whose output could not be written whole", async () => {
-    expect(mounted).toContain(nearlyFullServer.outputsDir);
-    const client = await openStream(nearlyFullServer.url, { composition: "noise", quality: "draft", workers: 1 });
-    const last = (await client.ended).at(-1);
-    expect(last?.event).toBe("failed");
-    expect(last?.data.code).toBe("disk-full");
-    const id = last?.data.requestId as string;
-    expect((await request(`${nearlyFullServer.url}/render/${id}/output`)).status).toBeGreaterThanOrEqual(400);
-    expect(await readdir(nearlyFullServer.outputsDir)).toEqual([]);
-  });
+    // From a disk with room for all but the last page (where only ffmpeg's trailer fails) down to
+    // one with room for a fraction of it, and disks with just enough room and more.
+    it.each([-32, -8, -2, -1, 0, 4])(
+      "with the output's size %d pages free, the CLI either writes a whole file or fails as disk-full leaving nothing",
+      async (spare) => {
+        const dir = project.path(`level${spare}`);
+        await mkdir(dir);
+        // The staging directory's entry takes no page of a tmpfs: the size is the room for the file.
+        if (!mountSmallDisk(dir, `size=${(outputPages + spare) * PAGE_KIB}k`)) throw new Error("could not mount a tmpfs");
+        mounted.push(dir);
+        const result = await renderNoise(join(dir, "out.mp4"));
+        if (result.code === 0) {
+          expect(await countFrames(join(dir, "out.mp4"))).toBe(NOISE_FRAMES);
+        } else {
+          expect(result.code, result.stderr).toBe(1);
+          expect(lines(result.stderr).filter((line) => line.startsWith("error:"))).toEqual([
+            expect.stringMatching(new RegExp(`^error: cannot write (in )?${dir}.*no space is left on its disk`)),
+          ]);
+          expect(await readdir(dir)).toEqual([]);
+        }
+        if (spare > 0) expect(result.code, result.stderr).toBe(0);
+        if (spare < 0) expect(result.code, "a file larger than its disk was called done").toBe(1);
+      },
+    );
 
-  it("the server fails the request as disk-full, without its own paths", async () => {
-    expect(mounted).toContain(server.outputsDir);
-    const client = await openStream(server.url, { composition: "noise", quality: "draft", workers: 1 });
-    const last = (await client.ended).at(-1);
-    expect(last?.event).toBe("failed");
-    expect(last?.data.code).toBe("disk-full");
-    expect(last?.data.message).toBe("cannot write in the outputs directory: no space is left on its disk (No space left on device); free some space or write the output elsewhere");
-  });
+    it("the server never completes a request whose output could not be written whole", async () => {
+      expect(mounted).toContain(nearlyFullServer.outputsDir);
+      const client = await openStream(nearlyFullServer.url, { composition: "noise", quality: "draft", workers: 1 });
+      const last = (await client.ended).at(-1);
+      expect(last?.event).toBe("failed");
+      expect(last?.data.code).toBe("disk-full");
+      const id = last?.data.requestId as string;
+      expect((await request(`${nearlyFullServer.url}/render/${id}/output`)).status).toBeGreaterThanOrEqual(400);
+      expect(await readdir(nearlyFullServer.outputsDir)).toEqual([]);
+    });
 
-  it("the server's invalid-output names the request's output URL, never its own paths", async () => {
-    expect(mounted).toContain(readOnlyServer.outputsDir);
-    const client = await openStream(readOnlyServer.url, { composition: "noise", quality: "draft", workers: 1 });
-    const last = (await client.ended).at(-1);
-    expect(last?.data.code).toBe("invalid-output");
-    const id = last?.data.requestId as string;
-    expect(last?.data.message).toBe(`the output /render/${id}/output cannot be written: the outputs directory refuses new files (EROFS)`);
-  });
-}, RENDER_HOOK_TIMEOUT_MS);
+    it("the server fails the request as disk-full, without its own paths", async () => {
+      expect(mounted).toContain(server.outputsDir);
+      const client = await openStream(server.url, { composition: "noise", quality: "draft", workers: 1 });
+      const last = (await client.ended).at(-1);
+      expect(last?.event).toBe("failed");
+      expect(last?.data.code).toBe("disk-full");
+      expect(last?.data.message).toBe(
+        "cannot write in the outputs directory: no space is left on its disk (No space left on device); free some space or write the output elsewhere",
+      );
+    });
+
+    it("the server's invalid-output names the request's output URL, never its own paths", async () => {
+      expect(mounted).toContain(readOnlyServer.outputsDir);
+      const client = await openStream(readOnlyServer.url, { composition: "noise", quality: "draft", workers: 1 });
+      const last = (await client.ended).at(-1);
+      expect(last?.data.code).toBe("invalid-output");
+      const id = last?.data.requestId as string;
+      expect(last?.data.message).toBe(`the output /render/${id}/output cannot be written: the outputs directory refuses new files (EROFS)`);
+    });
+  },
+  RENDER_HOOK_TIMEOUT_MS,
+);

@@ -36,9 +36,18 @@ beforeAll(async () => {
     async () => results.set("max-frames 15", await render([project.path("short"), "--output", out("s15.mp4"), "--max-frames", "15", "--workers", "1"])),
     async () => results.set("max-frames zero", await render([project.path("short"), "--output", out("s0.mp4"), "--max-frames", "0"])),
     async () => results.set("popup", await render([project.path("popup"), "--output", out("popup"), "--format", "png-sequence", "--workers", "1"])),
-    async () => results.set("scale 2 over the width", await render([project.path("short"), "--output", out("s2.mp4"), "--scale", "2", "--max-width", "400"], { env: NO_BROWSER })),
-    async () => results.set("scale 0.5 within the width", await render([project.path("short"), "--output", out("s05.mp4"), "--scale", "0.5", "--max-width", "200"], { env: NO_BROWSER })),
-    async () => results.set("scale 0.25 odd for mp4", await render([project.path("short"), "--output", out("s025.mp4"), "--scale", "0.25"], { env: NO_BROWSER })),
+    async () =>
+      results.set(
+        "scale 2 over the width",
+        await render([project.path("short"), "--output", out("s2.mp4"), "--scale", "2", "--max-width", "400"], { env: NO_BROWSER }),
+      ),
+    async () =>
+      results.set(
+        "scale 0.5 within the width",
+        await render([project.path("short"), "--output", out("s05.mp4"), "--scale", "0.5", "--max-width", "200"], { env: NO_BROWSER }),
+      ),
+    async () =>
+      results.set("scale 0.25 odd for mp4", await render([project.path("short"), "--output", out("s025.mp4"), "--scale", "0.25"], { env: NO_BROWSER })),
     async () => results.set("scale 0.3 a fraction", await render([project.path("short"), "--output", out("s03.mp4"), "--scale", "0.33"], { env: NO_BROWSER })),
   ]);
 }, RENDER_HOOK_TIMEOUT_MS);
@@ -63,7 +72,9 @@ describe("limits", () => {
   });
 
   it("--max-width applies to the scaled size: 320x180 at --scale 2 is over 400, at --scale 0.5 within 200", () => {
-    expect(refusal("scale 2 over the width")).toMatch(/short renders at 640x360 px \(320x180 at --scale 2\), over the limit of 400x4320: .*lower the scale.*--max-width and --max-height/);
+    expect(refusal("scale 2 over the width")).toMatch(
+      /short renders at 640x360 px \(320x180 at --scale 2\), over the limit of 400x4320: .*lower the scale.*--max-width and --max-height/,
+    );
     // Past the limits, the render goes on to start a browser, which is not there.
     expect(refusal("scale 0.5 within the width")).toMatch(/chromium-headless-shell/);
   });

@@ -26,6 +26,8 @@ describe("lint's escapes", () => {
     const rendered = await render([".", "-o", project.path("out.mp4")], { cwd: project.dir });
     expect(rendered.code, rendered.stderr).toBe(1);
     const message = finding.split("timing-bad-start  ")[1]!;
-    expect(lines(rendered.stderr)).toContain(`error: [timing-bad-start] ${message} (index.html:${finding.split(":")[1]}:${finding.split(":")[2]!.split(" ")[0]})`);
+    expect(lines(rendered.stderr)).toContain(
+      `error: [timing-bad-start] ${message} (index.html:${finding.split(":")[1]}:${finding.split(":")[2]!.split(" ")[0]})`,
+    );
   });
 });

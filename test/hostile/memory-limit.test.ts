@@ -15,14 +15,21 @@ const LIMIT = 1024 * MiB;
 const MARGIN = 512 * MiB;
 
 const grows = (perFrame: string) =>
-  compositionHtml({ id: "grows", duration: 1, backdrop: "#ffffff", after: `<script>window.kept = []; __compose.onSeek(() => { if (window.kept.length < 64) ${perFrame} });</script>` });
+  compositionHtml({
+    id: "grows",
+    duration: 1,
+    backdrop: "#ffffff",
+    after: `<script>window.kept = []; __compose.onSeek(() => { if (window.kept.length < 64) ${perFrame} });</script>`,
+  });
 
 let project: TempProject;
 const runs = new Map<string, CliResult & { peak: number }>();
 
 /** Renders `composition` with `flags` as the run `name`, sampling its browsers' memory until it ends. */
 async function renderSampled(name: string, composition: string, flags: string[]): Promise<void> {
-  const run = startCli(["render", project.path(`${composition}.html`), "--output", project.path("out", `${name}.mp4`), "--workers", "1", "--json", ...flags], { timeoutMs: 120_000 });
+  const run = startCli(["render", project.path(`${composition}.html`), "--output", project.path("out", `${name}.mp4`), "--workers", "1", "--json", ...flags], {
+    timeoutMs: 120_000,
+  });
   let peak = 0;
   const sampler = setInterval(() => {
     peak = Math.max(peak, browserMemory(run.pid));
@@ -56,15 +63,20 @@ function failure(name: string): { code: string; message: string } {
 }
 
 describe("--max-memory", () => {
-  it.each(["typed-arrays", "canvases"])("%s: the render fails as limit-exceeded naming the limit, and the browser held no more than the limit and one step", (name) => {
-    const { code, message } = failure(name);
-    expect(code).toBe("limit-exceeded");
-    expect(message).toMatch(/^the page held [\d.]+G of memory at frame \d+ \([\d.]+ s\), over the limit of 1G \(.*\): use less, or raise the limit with --max-memory$/);
-    const { peak } = runs.get(name)!;
-    // The sampler saw the page grow: it measured what the limit bounds.
-    expect(peak).toBeGreaterThan(LIMIT / 2);
-    expect(peak).toBeLessThan(LIMIT + MARGIN);
-  });
+  it.each(["typed-arrays", "canvases"])(
+    "%s: the render fails as limit-exceeded naming the limit, and the browser held no more than the limit and one step",
+    (name) => {
+      const { code, message } = failure(name);
+      expect(code).toBe("limit-exceeded");
+      expect(message).toMatch(
+        /^the page held [\d.]+G of memory at frame \d+ \([\d.]+ s\), over the limit of 1G \(.*\): use less, or raise the limit with --max-memory$/,
+      );
+      const { peak } = runs.get(name)!;
+      // The sampler saw the page grow: it measured what the limit bounds.
+      expect(peak).toBeGreaterThan(LIMIT / 2);
+      expect(peak).toBeLessThan(LIMIT + MARGIN);
+    },
+  );
 
   it("a composition that needs little renders under a low limit", () => {
     const run = runs.get("light")!;

@@ -19,15 +19,26 @@ const results = new Map<string, CliResult>();
 beforeAll(async () => {
   project = await createProject({
     "plain/index.html": compositionHtml({ id: "plain", duration: 0.2 }),
-    "malformed/index.html": compositionHtml({ id: "malformed", duration: 0.2 }).replace("<html>", `<html data-composition-variables='[{"id": "title", "type": "string"'>`),
+    "malformed/index.html": compositionHtml({ id: "malformed", duration: 0.2 }).replace(
+      "<html>",
+      `<html data-composition-variables='[{"id": "title", "type": "string"'>`,
+    ),
   });
   // Random bytes with every control character in them, and a brace so JSON.parse reads some of it.
-  await writeFile(project.path("binary.json"), Buffer.concat([Buffer.from("{\u001b[2J\u0007"), randomBytes(256), Buffer.from(Array.from({ length: 32 }, (_, i) => i))]));
+  await writeFile(
+    project.path("binary.json"),
+    Buffer.concat([Buffer.from("{\u001b[2J\u0007"), randomBytes(256), Buffer.from(Array.from({ length: 32 }, (_, i) => i))]),
+  );
   const deep = `{"x":${'{"a":'.repeat(3000)}1${"}".repeat(3000)}}`;
   const out = (name: string) => ["--output", project.path("out", `${name}.mp4`)];
   await limited(3, [
-    async () => results.set("escape name", await render([project.path("plain"), ...out("a"), "--variables-file", project.path("no\u001b[31msuch\u0007.json")], { env: NO_BROWSER })),
-    async () => results.set("binary file", await render([project.path("plain"), ...out("b"), "--variables-file", project.path("binary.json")], { env: NO_BROWSER })),
+    async () =>
+      results.set(
+        "escape name",
+        await render([project.path("plain"), ...out("a"), "--variables-file", project.path("no\u001b[31msuch\u0007.json")], { env: NO_BROWSER }),
+      ),
+    async () =>
+      results.set("binary file", await render([project.path("plain"), ...out("b"), "--variables-file", project.path("binary.json")], { env: NO_BROWSER })),
     async () => results.set("deep", await render([project.path("plain"), ...out("c"), "--variables", deep], { env: NO_BROWSER })),
     async () => results.set("malformed", await render([project.path("malformed"), ...out("d")], { env: NO_BROWSER })),
     async () => results.set("malformed strict", await render([project.path("malformed"), ...out("e"), "--strict-variables"], { env: NO_BROWSER })),
@@ -56,12 +67,19 @@ describe("variables", () => {
   it("nested 3000 deep: a usage error naming the nesting allowed, not a failure of the render", () => {
     const result = results.get("deep")!;
     expect(result.code).toBe(2);
-    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: --variables must be a JSON object nested at most 32 levels deep \(line 1, column \d+\)$/)]);
+    expect(lines(result.stderr)).toEqual([
+      expect.stringMatching(/^error: --variables must be a JSON object nested at most 32 levels deep \(line 1, column \d+\)$/),
+    ]);
   });
 
-  it.each(["malformed", "malformed strict"])("%s data-composition-variables: refused before any browser starts with lint's code, naming the attribute", (name) => {
-    const result = results.get(name)!;
-    expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual([expect.stringMatching(/^error: \[variables-invalid-json\] data-composition-variables is not valid JSON: .* \(index\.html:\d+:\d+\)$/)]);
-  });
+  it.each(["malformed", "malformed strict"])(
+    "%s data-composition-variables: refused before any browser starts with lint's code, naming the attribute",
+    (name) => {
+      const result = results.get(name)!;
+      expect(result.code).toBe(1);
+      expect(lines(result.stderr)).toEqual([
+        expect.stringMatching(/^error: \[variables-invalid-json\] data-composition-variables is not valid JSON: .* \(index\.html:\d+:\d+\)$/),
+      ]);
+    },
+  );
 });

@@ -50,7 +50,7 @@ beforeAll(async () => {
   service = createServer((request, response) => {
     hits.push(request.url ?? "");
     if (request.url?.endsWith(".html")) response.end(`<body style="margin:0;background:#ff0000"></body>`);
-    else response.setHeader("content-type", "image/png"), response.end(RED_PNG);
+    else (response.setHeader("content-type", "image/png"), response.end(RED_PNG));
   });
   service.on("upgrade", (request, socket) => {
     hits.push(`upgrade ${request.url}`);
@@ -60,18 +60,66 @@ beforeAll(async () => {
   port = (service.address() as AddressInfo).port;
   project = await createProject({
     "reach/index.html": hostile(),
-    "video/index.html": compositionHtml({ id: "video", duration: 0.2, body: `<video src="http://127.0.0.1:${port}/clip.mp4" data-start="0" data-duration="0.2"></video>` }),
+    "video/index.html": compositionHtml({
+      id: "video",
+      duration: 0.2,
+      body: `<video src="http://127.0.0.1:${port}/clip.mp4" data-start="0" data-duration="0.2"></video>`,
+    }),
   });
   const composition = project.path("reach", "index.html");
   const operator = (mode: string, allowHosts: string[] = []) => ({ mode, allowHosts, acceptRequestHosts: false });
   await limited(2, [
-    async () => runs.set("public", await isolatedRender(project.path("runs", "public"), { composition, output: "frames", options: { format: "png-sequence", workers: 1 }, network: operator("public") })),
-    async () => runs.set("video", await isolatedRender(project.path("runs", "video"), { composition: project.path("video", "index.html"), output: "v.mp4", options: { workers: 1 }, network: operator("public") })),
-    async () => runs.set("narrowed", await isolatedRender(project.path("runs", "narrowed"), { composition, output: "frames", options: { format: "png-sequence", workers: 1, network: "none" } })),
+    async () =>
+      runs.set(
+        "public",
+        await isolatedRender(project.path("runs", "public"), {
+          composition,
+          output: "frames",
+          options: { format: "png-sequence", workers: 1 },
+          network: operator("public"),
+        }),
+      ),
+    async () =>
+      runs.set(
+        "video",
+        await isolatedRender(project.path("runs", "video"), {
+          composition: project.path("video", "index.html"),
+          output: "v.mp4",
+          options: { workers: 1 },
+          network: operator("public"),
+        }),
+      ),
+    async () =>
+      runs.set(
+        "narrowed",
+        await isolatedRender(project.path("runs", "narrowed"), {
+          composition,
+          output: "frames",
+          options: { format: "png-sequence", workers: 1, network: "none" },
+        }),
+      ),
   ]);
   hitsWhileRefused = hits.length;
   // The service answers every request with a PNG, so the font it serves fails to load as a font.
-  cli.set("allow-host", await render([composition, "--output", project.path("out", "allowed"), "--format", "png-sequence", "--workers", "1", "--network", "public", "--allow-host", "127.0.0.1", "--allow-host", "localhost", "--allow-missing-assets"]));
+  cli.set(
+    "allow-host",
+    await render([
+      composition,
+      "--output",
+      project.path("out", "allowed"),
+      "--format",
+      "png-sequence",
+      "--workers",
+      "1",
+      "--network",
+      "public",
+      "--allow-host",
+      "127.0.0.1",
+      "--allow-host",
+      "localhost",
+      "--allow-missing-assets",
+    ]),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -89,7 +137,11 @@ describe("network public (the server's default)", () => {
   it("the render completes, and nothing on the loopback network was reached: no request arrived, nothing red was drawn", async () => {
     const run = runs.get("public")!;
     expect(run.error, JSON.stringify(run.error)).toBeUndefined();
-    for (const [x, y] of [[10, 10], [200, 10], [10, 100]] as const) {
+    for (const [x, y] of [
+      [10, 10],
+      [200, 10],
+      [10, 100],
+    ] as const) {
       expect(await pixel(project.path("runs", "public", "out", "frames", "frame_000000.png"), x, y)).not.toEqual([255, 0, 0, 255]);
     }
   });
@@ -100,10 +152,14 @@ describe("network public (the server's default)", () => {
     expect(messages).toHaveLength(2);
     // A host's first refused request is the one named: for 127.0.0.1 the image, or the WebSocket's
     // tunnel through the proxy (a CONNECT, which carries no scheme of its own: named https).
-    expect(messages).toEqual(expect.arrayContaining([
-      expect.stringMatching(new RegExp(`^refused https?://127\\.0\\.0\\.1:${port}/.*: a loopback address \\(allowed by allowHosts 127\\.0\\.0\\.1 or network all\\)$`)),
-      expect.stringMatching(new RegExp(`^refused http://localhost:${port}/frame\\.html: it resolves to .*, a loopback address`)),
-    ]));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(`^refused https?://127\\.0\\.0\\.1:${port}/.*: a loopback address \\(allowed by allowHosts 127\\.0\\.0\\.1 or network all\\)$`),
+        ),
+        expect.stringMatching(new RegExp(`^refused http://localhost:${port}/frame\\.html: it resolves to .*, a loopback address`)),
+      ]),
+    );
   });
 
   it("a request may narrow the policy (network none)", () => {

@@ -27,9 +27,12 @@ beforeAll(async () => {
   project = await createProject({ "index.html": compositionHtml({ id: "out", duration: 0.2 }), "plain-file.txt": "not a directory" });
   await mkdir(project.path("existing-dir"));
   await writeFile(project.path("existing-dir", "keep.txt"), "kept");
-  await limited(3, Object.entries(CASES).map(([name, args]) => async () => {
-    results.set(name, await render([project.dir, "--workers", "1", ...args()], { env: NO_BROWSER }));
-  }));
+  await limited(
+    3,
+    Object.entries(CASES).map(([name, args]) => async () => {
+      results.set(name, await render([project.dir, "--workers", "1", ...args()], { env: NO_BROWSER }));
+    }),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(() => project?.remove());
@@ -45,7 +48,9 @@ function refusal(name: string): string {
 
 describe("output paths refused before any browser starts", () => {
   it("an existing directory for a file format: names the directory and suggests a file in it", async () => {
-    expect(refusal("existing directory as mp4")).toMatch(/existing-dir is a directory; a mp4 output is a file: give a file name such as .*existing-dir\/video\.mp4/);
+    expect(refusal("existing directory as mp4")).toMatch(
+      /existing-dir is a directory; a mp4 output is a file: give a file name such as .*existing-dir\/video\.mp4/,
+    );
     expect(await readdir(project.path("existing-dir"))).toEqual(["keep.txt"]);
   });
 

@@ -25,7 +25,13 @@ const compositions: Record<string, string> = {
     duration: 1,
     after: `<script>window.__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>`,
   }),
-  "renderer-killed": compositionHtml({ id: "renderer-killed", duration: 3, backdrop: "#000000", body: "<p>slow</p>", css: "p { animation: spin 1s linear infinite; } @keyframes spin { to { transform: rotate(1turn); } }" }),
+  "renderer-killed": compositionHtml({
+    id: "renderer-killed",
+    duration: 3,
+    backdrop: "#000000",
+    body: "<p>slow</p>",
+    css: "p { animation: spin 1s linear infinite; } @keyframes spin { to { transform: rotate(1turn); } }",
+  }),
   "runs-out-of-memory": compositionHtml({
     id: "runs-out-of-memory",
     duration: 1,
@@ -54,7 +60,11 @@ function renderOf(name: string, during?: Parameters<typeof isolatedRender>[2], r
     const file = name.endsWith(".html") ? name : `${name}/index.html`;
     runs.set(
       name,
-      await isolatedRender(project.path("runs", name), { composition: project.path(file), output: "video.mp4", options: { workers: 1 }, readyTimeoutMs }, during),
+      await isolatedRender(
+        project.path("runs", name),
+        { composition: project.path(file), output: "video.mp4", options: { workers: 1 }, readyTimeoutMs },
+        during,
+      ),
     );
   };
 }

@@ -23,7 +23,13 @@ let serveWasRendering = false;
 
 beforeAll(async () => {
   project = await createProject({
-    "long/index.html": compositionHtml({ id: "long", duration: 60, backdrop: "#000000", css: "#m { animation: m 1s linear infinite; } @keyframes m { to { transform: translateX(200px); } }", body: `<div id="m">moving</div>` }),
+    "long/index.html": compositionHtml({
+      id: "long",
+      duration: 60,
+      backdrop: "#000000",
+      css: "#m { animation: m 1s linear infinite; } @keyframes m { to { transform: translateX(200px); } }",
+      body: `<div id="m">moving</div>`,
+    }),
     "short/index.html": compositionHtml({ id: "short", duration: 0.2, backdrop: "#000000" }),
   });
   const tmp = project.path("tmp");
@@ -71,7 +77,12 @@ describe("kill -9 of the CLI mid-render", () => {
   });
 
   it("its temporary directories are named after it, and the next render removes them", () => {
-    expect(tmpAfterKill).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^compose-render-${killedPid}-`)), expect.stringMatching(new RegExp(`^compose-browser-${killedPid}-`))]));
+    expect(tmpAfterKill).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`^compose-render-${killedPid}-`)),
+        expect.stringMatching(new RegExp(`^compose-browser-${killedPid}-`)),
+      ]),
+    );
     expect(besideAfterKill).toEqual([expect.stringMatching(new RegExp(`^\\.video\\.mp4\\.partial-${killedPid}-`))]);
     expect(next.code, next.stderr).toBe(0);
     expect(tmpAfterNext).toEqual([]);

@@ -48,17 +48,44 @@ beforeAll(async () => {
   });
   const clip = project.path("clip.mp4");
   await promisify(execFile)("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", "color=c=0x00ff00:s=64x36:r=30:d=0.4",
-    "-f", "lavfi", "-i", "sine=f=440:d=0.4",
-    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", clip,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "color=c=0x00ff00:s=64x36:r=30:d=0.4",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=f=440:d=0.4",
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    clip,
   ]);
   bytes = await readFile(clip);
   // localhost is allowed by name; the loopback address it redirects to is not.
   const network = { mode: "public", allowHosts: ["localhost"], acceptRequestHosts: false };
-  await limited(2, ["allowed", "redirected"].map((name) => async () => {
-    runs.set(name, await isolatedRender(project.path("runs", name), { composition: project.path(name, "index.html"), output: "out.mp4", options: { workers: 1 }, network }));
-  }));
+  await limited(
+    2,
+    ["allowed", "redirected"].map((name) => async () => {
+      runs.set(
+        name,
+        await isolatedRender(project.path("runs", name), {
+          composition: project.path(name, "index.html"),
+          output: "out.mp4",
+          options: { workers: 1 },
+          network,
+        }),
+      );
+    }),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {

@@ -25,9 +25,18 @@ const results = new Map<string, CliResult>();
 
 beforeAll(async () => {
   project = await createProject(Object.fromEntries(Object.entries(CASES).map(([name, html]) => [`${name}/index.html`, html])));
-  await limited(2, Object.keys(CASES).map((name) => async () => {
-    results.set(name, await render([project.path(name), "-o", project.path(`${name}.mp4`), "--workers", "1"], { env: { COMPOSE_READY_TIMEOUT_MS: "2000" }, timeoutMs: 90_000 }));
-  }));
+  await limited(
+    2,
+    Object.keys(CASES).map((name) => async () => {
+      results.set(
+        name,
+        await render([project.path(name), "-o", project.path(`${name}.mp4`), "--workers", "1"], {
+          env: { COMPOSE_READY_TIMEOUT_MS: "2000" },
+          timeoutMs: 90_000,
+        }),
+      );
+    }),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(() => project?.remove());

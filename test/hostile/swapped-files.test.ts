@@ -166,19 +166,23 @@ describe("a project file swapped for a link out while it is read", () => {
     ["the render's file server", fetchFrom(() => projectServer.baseUrl), ["swap.txt", "dir/file.txt"]],
     ["the studio", fetchFrom(() => preview.url), ["swap.txt", "swap.html", "dir/file.txt"]],
     ["readProjectFile", readFrom, ["swap.txt", "dir/file.txt"]],
-  ])("%s never gives the outside file", async (_, ask, paths) => {
-    let tally: Tally | undefined;
-    const rounds = await whileSwapping(async () => {
-      tally = await askAll(ask, paths);
-    });
-    expect(tally!.wrong).toEqual([]);
-    // The race was run: the files changed under the requests, which saw both of their states.
-    expect(rounds).toBeGreaterThan(0);
-    expect(tally!.inside).toBeGreaterThan(0);
-    expect(tally!.refused).toBeGreaterThan(0);
-    expect(tally!.inside + tally!.refused).toBeGreaterThanOrEqual(FETCHES);
-    // A count of fetches, not a time: on a busy machine they take minutes.
-  }, 600_000);
+  ])(
+    "%s never gives the outside file",
+    async (_, ask, paths) => {
+      let tally: Tally | undefined;
+      const rounds = await whileSwapping(async () => {
+        tally = await askAll(ask, paths);
+      });
+      expect(tally!.wrong).toEqual([]);
+      // The race was run: the files changed under the requests, which saw both of their states.
+      expect(rounds).toBeGreaterThan(0);
+      expect(tally!.inside).toBeGreaterThan(0);
+      expect(tally!.refused).toBeGreaterThan(0);
+      expect(tally!.inside + tally!.refused).toBeGreaterThanOrEqual(FETCHES);
+      // A count of fetches, not a time: on a busy machine they take minutes.
+    },
+    600_000,
+  );
 });
 
 describe("ranges and HEAD", () => {

@@ -223,7 +223,9 @@ describe("levels as the page plays them", () => {
 
   const expectWithin1Db = ({ measured, expected }: { measured: number[]; expected: number[] }, what: string) => {
     expect(measured, what).toHaveLength(2);
-    measured.forEach((level, channel) => expect(Math.abs(level - expected[channel]!), `${what}, channel ${channel}: ${level} dB, expected ${expected[channel]}`).toBeLessThan(1));
+    measured.forEach((level, channel) =>
+      expect(Math.abs(level - expected[channel]!), `${what}, channel ${channel}: ${level} dB, expected ${expected[channel]}`).toBeLessThan(1),
+    );
   };
 
   it("a mono source is heard at its own level in both channels, a stereo one unchanged, data-volume 0.5 exactly 6 dB down", async () => {
@@ -291,9 +293,10 @@ describe("audio per output format", () => {
     ["png-sequence", "mix", 2.5],
   ] as const)("%s: the audio lasts as long as the video, within one frame", async (_format, name, seconds) => {
     const file = audioFileOf(name);
-    const video = FORMATS[name] === "png-sequence"
-      ? (await readdir(outputOf(name))).filter((entry) => entry.endsWith(".png")).length / FPS
-      : Number((await ffprobe(file, { countFrames: true })).streams.find((stream) => stream.codec_type === "video")!.nb_read_frames) / FPS;
+    const video =
+      FORMATS[name] === "png-sequence"
+        ? (await readdir(outputOf(name))).filter((entry) => entry.endsWith(".png")).length / FPS
+        : Number((await ffprobe(file, { countFrames: true })).streams.find((stream) => stream.codec_type === "video")!.nb_read_frames) / FPS;
     expect(video).toBeCloseTo(seconds, 5);
     // Raw AAC (ADTS) cannot record the encoder's delay: a decoder plays its 1024 priming samples
     // too, which mp4, mov and webm trim. They are not the render's audio.

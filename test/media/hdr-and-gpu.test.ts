@@ -91,7 +91,11 @@ describe("HDR from the source", () => {
     expect(HDR_TRANSFERS).not.toContain(stream.color_transfer);
     const frame = await decodeFrame(file, 4);
     expectGrey(pixel(frame, 120, 75).slice(0, 3));
-    expect(pixel(frame, 10, 10).slice(0, 3).every((channel) => channel < 20)).toBe(true);
+    expect(
+      pixel(frame, 10, 10)
+        .slice(0, 3)
+        .every((channel) => channel < 20),
+    ).toBe(true);
   });
 
   it("in webm, an HDR source renders SDR with one hdr-as-sdr warning", async () => {

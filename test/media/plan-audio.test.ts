@@ -60,7 +60,14 @@ beforeAll(async () => {
   await generateMedia(project.dir, ["tone"]);
   for (const name of Object.keys(COMPOSITIONS) as Name[]) {
     const composition = project.path(`${name}.html`);
-    const { plan, playedFrames } = await planChunks({ composition, options, chunkSize: FRAMES, root: project.dir, workDir: `${name}-plan`, output: `${name}-chunked` });
+    const { plan, playedFrames } = await planChunks({
+      composition,
+      options,
+      chunkSize: FRAMES,
+      root: project.dir,
+      workDir: `${name}-plan`,
+      output: `${name}-chunked`,
+    });
     played.set(name, playedFrames);
     expect(plan.audio?.output).toBe(join(`${name}-plan`, "audio.aac"));
     await render({ composition, output: project.path(`${name}-render`), options });

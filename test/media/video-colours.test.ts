@@ -27,9 +27,27 @@ interface Clip {
 }
 
 const CLIPS: Record<string, Clip> = {
-  "HD BT.709 limited": { size: "1280x720", colour: "fc00a7", matrix: "bt709", range: "tv", tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"] },
-  "SD BT.601 limited": { size: "640x360", colour: "3a7bd5", matrix: "bt601", range: "tv", tags: ["-colorspace", "smpte170m", "-color_primaries", "smpte170m", "-color_trc", "smpte170m", "-color_range", "tv"] },
-  "HD BT.709 full": { size: "1280x720", colour: "e0ac69", matrix: "bt709", range: "pc", tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "pc"] },
+  "HD BT.709 limited": {
+    size: "1280x720",
+    colour: "fc00a7",
+    matrix: "bt709",
+    range: "tv",
+    tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"],
+  },
+  "SD BT.601 limited": {
+    size: "640x360",
+    colour: "3a7bd5",
+    matrix: "bt601",
+    range: "tv",
+    tags: ["-colorspace", "smpte170m", "-color_primaries", "smpte170m", "-color_trc", "smpte170m", "-color_range", "tv"],
+  },
+  "HD BT.709 full": {
+    size: "1280x720",
+    colour: "e0ac69",
+    matrix: "bt709",
+    range: "pc",
+    tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "pc"],
+  },
   "SD BT.601 full": { size: "640x360", colour: "20c040", matrix: "bt601", range: "pc", tags: ["-colorspace", "bt470bg", "-color_range", "pc"] },
   "untagged SD": { size: "640x360", colour: "ff2000", matrix: "bt601", range: "tv", tags: [] },
   "untagged HD": { size: "1280x720", colour: "ff00f0", matrix: "bt709", range: "tv", tags: [] },
@@ -68,20 +86,47 @@ let previewShot: Frame;
 /** The clip's flat colour encoded as `clip` says, at CRF 10 so that it stays flat. */
 async function encodeClip(clip: Clip, file: string): Promise<void> {
   await run("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=0.6,format=rgb24`,
-    "-vf", `scale=out_color_matrix=${clip.matrix}:out_range=${clip.range}:flags=${EXACT},format=${clip.range === "pc" ? "yuvj420p" : "yuv420p"}`,
-    "-c:v", "libx264", "-preset", "veryfast", "-crf", "10", ...clip.tags, file,
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=0.6,format=rgb24`,
+    "-vf",
+    `scale=out_color_matrix=${clip.matrix}:out_range=${clip.range}:flags=${EXACT},format=${clip.range === "pc" ? "yuvj420p" : "yuv420p"}`,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "10",
+    ...clip.tags,
+    file,
   ]);
 }
 
 /** The centre of the source's frame 6, decoded exactly with its matrix and range. */
 async function sourceColour(clip: Clip, file: string): Promise<number[]> {
-  const { stdout } = await run("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-i", file,
-    "-vf", `select=eq(n\\,6),scale=in_color_matrix=${clip.matrix}:in_range=${clip.range}:flags=${EXACT},format=rgb24,crop=1:1:iw/2:ih/2`,
-    "-frames:v", "1", "-f", "rawvideo", "pipe:1",
-  ], { encoding: "buffer" });
+  const { stdout } = await run(
+    "ffmpeg",
+    [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-i",
+      file,
+      "-vf",
+      `select=eq(n\\,6),scale=in_color_matrix=${clip.matrix}:in_range=${clip.range}:flags=${EXACT},format=rgb24,crop=1:1:iw/2:ih/2`,
+      "-frames:v",
+      "1",
+      "-f",
+      "rawvideo",
+      "pipe:1",
+    ],
+    { encoding: "buffer" },
+  );
   return [...stdout.subarray(0, 3)];
 }
 
@@ -93,7 +138,10 @@ beforeAll(async () => {
   await limited(
     2,
     (Object.keys(OUTPUTS) as OutputName[]).map((output) => async () => {
-      const result = await render([project.dir, "--workers", "1", ...OUTPUTS[output].args, "--output", project.path(OUTPUTS[output].output)], { env: cache.env, timeoutMs: 240_000 });
+      const result = await render([project.dir, "--workers", "1", ...OUTPUTS[output].args, "--output", project.path(OUTPUTS[output].output)], {
+        env: cache.env,
+        timeoutMs: 240_000,
+      });
       if (result.code !== 0) throw new Error(`render ${output} failed${result.timedOut ? " (timed out)" : ""}: ${result.stderr}`);
     }),
   );

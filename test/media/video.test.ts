@@ -82,7 +82,8 @@ const FILES: Record<string, string> = {
     backdrop: "#000000",
     body: Array.from(
       { length: 9 },
-      (_, i) => `<video id="copy-${i}" src="media/colours.mp4" data-start="0" data-duration="1" style="position: absolute; left: ${(i % 3) * 100}px; top: ${Math.floor(i / 3) * 60}px; width: 100px; height: 60px"></video>`,
+      (_, i) =>
+        `<video id="copy-${i}" src="media/colours.mp4" data-start="0" data-duration="1" style="position: absolute; left: ${(i % 3) * 100}px; top: ${Math.floor(i / 3) * 60}px; width: 100px; height: 60px"></video>`,
     ).join("\n"),
   }),
   /** Twelve videos of the same clip, each with its own duration (0.61 s, 0.66 s...), in 80x60 cells. */
@@ -92,7 +93,8 @@ const FILES: Record<string, string> = {
     backdrop: "#000000",
     body: Array.from(
       { length: 12 },
-      (_, i) => `<video id="video-${i}" src="media/colours.mp4" data-start="0" data-duration="${(0.61 + i * 0.05).toFixed(2)}" style="position: absolute; left: ${(i % 4) * 80}px; top: ${Math.floor(i / 4) * 60}px; width: 80px; height: 60px"></video>`,
+      (_, i) =>
+        `<video id="video-${i}" src="media/colours.mp4" data-start="0" data-duration="${(0.61 + i * 0.05).toFixed(2)}" style="position: absolute; left: ${(i % 4) * 80}px; top: ${Math.floor(i / 4) * 60}px; width: 80px; height: 60px"></video>`,
     ).join("\n"),
   }),
   /** The video's src comes from a string variable, set by the script; nothing has a data-duration. */
@@ -275,7 +277,10 @@ describe("one clip shown by several videos with the same timing", () => {
     expect(frames).toHaveLength(18);
     const centres = Array.from({ length: 9 }, (_, i) => [(i % 3) * 100 + 50, Math.floor(i / 3) * 60 + 30] as const);
     for (const n of [0, 14, 15, 17]) {
-      expect(centres.map(([x, y]) => colourName(frames[n]!, x, y)), `frame ${n}`).toEqual(Array(9).fill(clipColourOfFrame(n)));
+      expect(
+        centres.map(([x, y]) => colourName(frames[n]!, x, y)),
+        `frame ${n}`,
+      ).toEqual(Array(9).fill(clipColourOfFrame(n)));
     }
   });
 });
@@ -288,7 +293,10 @@ describe("twelve videos in one composition", () => {
     expect(result.code).toBe(0);
     expect(frames).toHaveLength(15);
     for (const n of [0, 14]) {
-      expect(centres.map(([x, y]) => colourName(frames[n]!, x, y)), `frame ${n}`).toEqual(Array(12).fill("red"));
+      expect(
+        centres.map(([x, y]) => colourName(frames[n]!, x, y)),
+        `frame ${n}`,
+      ).toEqual(Array(12).fill("red"));
     }
   });
 

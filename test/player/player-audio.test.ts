@@ -156,7 +156,9 @@ describe.each(BROWSERS)("<compose-player>'s sound in %s", (browser) => {
       expect(mixed[volume], `render's channels at ${volume}`).toHaveLength(2);
       heard[volume].forEach((level, channel) => {
         const render = mixed[volume][channel]!;
-        console.log(`${browser} (${live ? "heard" : "its source at its element's volume"}): volume ${volume}, channel ${channel}: player ${level} dB, render ${render.toFixed(2)} dB`);
+        console.log(
+          `${browser} (${live ? "heard" : "its source at its element's volume"}): volume ${volume}, channel ${channel}: player ${level} dB, render ${render.toFixed(2)} dB`,
+        );
         expect(Math.abs(level - render), `volume ${volume}, channel ${channel}: player ${level} dB, render ${render.toFixed(2)} dB`).toBeLessThan(1);
       });
     }

@@ -36,7 +36,10 @@ describe.each(BROWSERS)("examples/player in %s", (browser) => {
   });
 
   it("plays the lower third, without an error", async () => {
-    expect(await web.run(`() => { const p = document.getElementById("player"); return { duration: p.duration, error: p.error }; }`)).toEqual({ duration: 3, error: null });
+    expect(await web.run(`() => { const p = document.getElementById("player"); return { duration: p.duration, error: p.error }; }`)).toEqual({
+      duration: 3,
+      error: null,
+    });
     expect(await web.run(SHOWN_NAME)).toBe("Ada Lovelace");
   });
 

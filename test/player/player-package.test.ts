@@ -39,7 +39,10 @@ beforeAll(async () => {
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "player-app", private: true, type: "module" }));
   await run("npm", ["install", tarball, "--offline", "--no-audit", "--no-fund"], { cwd: app });
   await cp(join(REPO_ROOT, "examples/lower-third"), join(app, "card"), { recursive: true });
-  await writeFile(join(app, "plain.html"), playerPage(`<compose-player id="player" src="card/index.html" controls></compose-player>`, "node_modules/@compose/player/dist/compose-player.js"));
+  await writeFile(
+    join(app, "plain.html"),
+    playerPage(`<compose-player id="player" src="card/index.html" controls></compose-player>`, "node_modules/@compose/player/dist/compose-player.js"),
+  );
   await writeFile(
     join(app, "main.ts"),
     `import "@compose/player";
@@ -54,7 +57,10 @@ document.body.append(player);
 `,
   );
   await build({ absWorkingDir: app, entryPoints: ["main.ts"], bundle: true, format: "esm", outfile: "dist/main.js", logLevel: "silent" });
-  await writeFile(join(app, "bundled.html"), `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="dist/main.js"></script></head><body></body></html>`);
+  await writeFile(
+    join(app, "bundled.html"),
+    `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="dist/main.js"></script></head><body></body></html>`,
+  );
   server = await serveStatic(app);
 }, 180_000);
 
@@ -82,7 +88,11 @@ describe("the npm package", () => {
 
   it("type-checks a project that uses it against its own types", async () => {
     const tsc = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
-    const checked = await run(process.execPath, [tsc, "--noEmit", "--strict", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom,dom.iterable", "main.ts"], { cwd: app }).catch((error: { stdout: string }) => error);
+    const checked = await run(
+      process.execPath,
+      [tsc, "--noEmit", "--strict", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom,dom.iterable", "main.ts"],
+      { cwd: app },
+    ).catch((error: { stdout: string }) => error);
     expect("stdout" in checked ? checked.stdout : "").toBe("");
   });
 });

@@ -75,7 +75,8 @@ beforeAll(async () => {
       "comp/card.html": CARD,
       "broken/index.html": BROKEN,
       "comp/title.woff2": await readFile(join(REPO_ROOT, "node_modules/@fontsource-variable/montserrat/files/montserrat-latin-wght-normal.woff2")),
-      "errors.html": playerPage(`<compose-player id="absent" src="nowhere/index.html"></compose-player><compose-player id="broken" src="broken/index.html"></compose-player>
+      "errors.html":
+        playerPage(`<compose-player id="absent" src="nowhere/index.html"></compose-player><compose-player id="broken" src="broken/index.html"></compose-player>
 <script>
   // Listening before the player's module runs: what it reports while loading is heard.
   window.reported = {};
@@ -120,8 +121,11 @@ describe.each(BROWSERS)("<compose-player> in %s", (browser) => {
     expect(await web.run(STATE, "#player")).toEqual({ frame: 45, time: 1.5, duration: 2, totalFrames: 60, paused: true });
     const shown = await web.screenshot("#player");
     const difference = frameDifference(shown, rendered);
-    console.log(`${browser}: the player's frame at 1.5 s against render's: mean difference ${difference.mean.toFixed(3)} per channel, ${(difference.farShare * 100).toFixed(3)} % of pixels off by more than 64`);
-    if (difference.mean > FRAME_BOUND.mean || difference.farShare > FRAME_BOUND.farShare) console.log(`${browser}: both frames kept in ${await keepFrames({ player: shown, render: rendered })}`);
+    console.log(
+      `${browser}: the player's frame at 1.5 s against render's: mean difference ${difference.mean.toFixed(3)} per channel, ${(difference.farShare * 100).toFixed(3)} % of pixels off by more than 64`,
+    );
+    if (difference.mean > FRAME_BOUND.mean || difference.farShare > FRAME_BOUND.farShare)
+      console.log(`${browser}: both frames kept in ${await keepFrames({ player: shown, render: rendered })}`);
     expect(difference.mean, `mean difference per channel ${difference.mean.toFixed(3)}`).toBeLessThanOrEqual(FRAME_BOUND.mean);
     expect(difference.farShare, `share of pixels off by more than 64: ${(difference.farShare * 100).toFixed(3)} %`).toBeLessThanOrEqual(FRAME_BOUND.farShare);
     // The card's instance ran the runtime in a document the runtime wrote in: it was seeked to its

@@ -67,7 +67,11 @@ describe("a library that fails to load", () => {
   });
 
   it("render()'s failed event lists the problems with their codes, the cause first", async () => {
-    const run = await isolatedRender(project.path("api"), { composition: project.path("local.html"), output: "api.mp4", options: { allowMissingAssets: true } });
+    const run = await isolatedRender(project.path("api"), {
+      composition: project.path("local.html"),
+      output: "api.mp4",
+      options: { allowMissingAssets: true },
+    });
     const failed = run.events.find((event): event is RenderFailedEvent => event.type === "failed")!;
     expect(failed.code).toBe("page-error");
     expect(failed.problems).toEqual([

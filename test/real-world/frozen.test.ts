@@ -32,8 +32,14 @@ afterAll(() => project?.remove());
 
 describe("a frozen render", () => {
   it.each([
-    ["unregistered", 'window.tl is a paused GSAP animation that is not registered in window.__timelines, so nothing drives it: add window.__timelines["unregistered"] = tl after building it'],
-    ["other-key", 'window.__timeline is a paused GSAP animation that is not registered in window.__timelines, so nothing drives it: add window.__timelines["other-key"] = __timeline after building it'],
+    [
+      "unregistered",
+      'window.tl is a paused GSAP animation that is not registered in window.__timelines, so nothing drives it: add window.__timelines["unregistered"] = tl after building it',
+    ],
+    [
+      "other-key",
+      'window.__timeline is a paused GSAP animation that is not registered in window.__timelines, so nothing drives it: add window.__timelines["other-key"] = __timeline after building it',
+    ],
   ])("%s: ends with a warning naming the timeline and the fix", async (name, cause) => {
     const result = await render([project.path(`${name}.html`), "--quiet", "--output", project.path(`${name}.mp4`)]);
     expect(result.code).toBe(0);

@@ -32,9 +32,7 @@ function inside(index: number, next: string): string {
 function file(index: number): string {
   const level = LEVELS[index]!;
   const nextFile = index + 1 < LEVELS.length ? `level${index + 1}.html` : undefined;
-  const host = nextFile
-    ? `<div style="${HOST_STYLE}" data-composition-id="${LEVELS[index + 1]!.id}-host" data-composition-src="${nextFile}"></div>`
-    : "";
+  const host = nextFile ? `<div style="${HOST_STYLE}" data-composition-id="${LEVELS[index + 1]!.id}-host" data-composition-src="${nextFile}"></div>` : "";
   // No CSS size and no margin reset: data-width / data-height size the element.
   const root = `<div style="position:relative;overflow:hidden;background:${level.background}" data-composition-id="${level.id}" data-width="${level.width}" data-height="${level.height}">${inside(index, host)}</div>`;
   return index === 1 ? `<template>${root}</template>` : `<!doctype html><html><body>${root}</body></html>`;

@@ -42,9 +42,7 @@ describe("a missing asset", () => {
     const output = project.path(`${name}.mp4`);
     const result = await render([project.path(`${name}.html`), "--output", output]);
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual([
-      `error: ${message}; fix the reference, or render with --allow-missing-assets to go ahead without it`,
-    ]);
+    expect(lines(result.stderr)).toEqual([`error: ${message}; fix the reference, or render with --allow-missing-assets to go ahead without it`]);
     expect(existsSync(output)).toBe(false);
   });
 

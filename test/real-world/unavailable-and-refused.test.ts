@@ -15,14 +15,15 @@ function stage(id: string, inner: string, head = ""): string {
 </body></html>`;
 }
 
-const ADDS_LINK = (href: string) => `<script>const link = document.createElement("link"); link.rel = "stylesheet"; link.href = "${href}"; document.head.append(link);</script>`;
+const ADDS_LINK = (href: string) =>
+  `<script>const link = document.createElement("link"); link.rel = "stylesheet"; link.href = "${href}"; document.head.append(link);</script>`;
 
 let project: TempProject;
 let outside: TempProject;
 beforeAll(async () => {
   outside = await createProject({ "shared.css": "p { color: red }" });
   project = await createProject({
-    "gpu.html": stage("gpu", '<p>x</p><script>__compose.waitFor((async () => navigator.gpu && (await navigator.gpu.requestAdapter()))());</script>'),
+    "gpu.html": stage("gpu", "<p>x</p><script>__compose.waitFor((async () => navigator.gpu && (await navigator.gpu.requestAdapter()))());</script>"),
     "linked.html": stage("linked", "<p>x</p>", '<link rel="stylesheet" href="css/shared.css">'),
     "scripted.html": stage("scripted", "<p>x</p>", ADDS_LINK("css/shared.css")),
     "hidden.html": stage("hidden", "<p>x</p>", ADDS_LINK(".private/style.css")),
@@ -65,7 +66,11 @@ describe("a file the project rules refuse", () => {
     const result = await render([project.path(`${name}.html`), "--output", project.path(`${name}.mp4`)]);
     expect(result.code).toBe(1);
     const [line] = lines(result.stderr);
-    expect(line).toMatch(new RegExp(`^error: stylesheet ${path.replace(/\./g, "\\.")} failed to load \\(it ${rule.replace(/[.()]/g, "\\$&")}, requested by ${name}\\.html:1\\); copy the file into the project`));
+    expect(line).toMatch(
+      new RegExp(
+        `^error: stylesheet ${path.replace(/\./g, "\\.")} failed to load \\(it ${rule.replace(/[.()]/g, "\\$&")}, requested by ${name}\\.html:1\\); copy the file into the project`,
+      ),
+    );
     expect(line).not.toContain("404");
   });
 });

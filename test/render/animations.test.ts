@@ -134,13 +134,14 @@ describe.each(CAPTURE_MODES)("animations are seeked to each frame's composition 
 
   it("setTimeout(fn, 500): the colour changes exactly at frame 15 (0.5 s), not before", () => {
     const y = TIMER.row * ROW + ROW / 2;
-    const colourAt = (n: number) => (isColour(frames[n]!, START_X + 10, y, hex(TIMER.before)) ? "before" : isColour(frames[n]!, START_X + 10, y, hex(TIMER.after)) ? "after" : "other");
+    const colourAt = (n: number) =>
+      isColour(frames[n]!, START_X + 10, y, hex(TIMER.before)) ? "before" : isColour(frames[n]!, START_X + 10, y, hex(TIMER.after)) ? "after" : "other";
     expect([0, 14, 15, 29].map(colourAt)).toEqual(["before", "before", "after", "after"]);
   });
 
   it("the background stays opaque black where no box is", () => {
     for (const n of [0, 29]) {
-      expect(Array.from(frames[n]!.data.subarray(((170 * 320) + 300) * 4, ((170 * 320) + 300) * 4 + 4))).toEqual([0, 0, 0, 255]);
+      expect(Array.from(frames[n]!.data.subarray((170 * 320 + 300) * 4, (170 * 320 + 300) * 4 + 4))).toEqual([0, 0, 0, 255]);
     }
   });
 });

@@ -12,11 +12,19 @@ let project: TempProject;
 
 beforeAll(async () => {
   project = await createProject({
-    "painted.html": compositionHtml({ id: "painted", duration: 0.1, background: "#123456", css: "body { background: #000 }", body: `<div style="width:20px;height:20px;background:#f00"></div>` }),
-    "meant.html": compositionHtml({ id: "meant", duration: 0.1, background: "#123456", body: `<div style="width:20px;height:20px;background:#f00"></div>` }).replace(
-      'data-composition-id="meant"',
-      'data-composition-id="meant" data-opaque',
-    ),
+    "painted.html": compositionHtml({
+      id: "painted",
+      duration: 0.1,
+      background: "#123456",
+      css: "body { background: #000 }",
+      body: `<div style="width:20px;height:20px;background:#f00"></div>`,
+    }),
+    "meant.html": compositionHtml({
+      id: "meant",
+      duration: 0.1,
+      background: "#123456",
+      body: `<div style="width:20px;height:20px;background:#f00"></div>`,
+    }).replace('data-composition-id="meant"', 'data-composition-id="meant" data-opaque'),
     "clear.html": compositionHtml({ id: "clear", duration: 0.1, body: `<div style="width:20px;height:20px;background:#f00"></div>` }),
   });
 });

@@ -75,7 +75,11 @@ beforeAll(async () => {
   await runCase(["--help"]);
   const cases: Array<[string, string[], Record<string, string> | undefined]> = [
     // The case's flags come last, so a flag missing its value has nothing to swallow.
-    ...Object.entries(CASES).map(([name, test]): [string, string[], Record<string, string> | undefined] => [name, [".", "--output", "out.mp4", ...test.args], test.env]),
+    ...Object.entries(CASES).map(([name, test]): [string, string[], Record<string, string> | undefined] => [
+      name,
+      [".", "--output", "out.mp4", ...test.args],
+      test.env,
+    ]),
     ["missing path", ["no-such-dir", "--output", "out.mp4"], undefined],
     ["directory without index.html", ["empty-dir", "--output", "out.mp4"], undefined],
   ];

@@ -10,7 +10,18 @@ import { createServer, type Server, type Socket } from "node:net";
 import { mkdir, readdir } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { descendantsOf, leftoverProcesses, lines, limited, startCli, taggedProcesses, type CliResult, type CliRun, type ProcessInfo, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import {
+  descendantsOf,
+  leftoverProcesses,
+  lines,
+  limited,
+  startCli,
+  taggedProcesses,
+  type CliResult,
+  type CliRun,
+  type ProcessInfo,
+  RENDER_HOOK_TIMEOUT_MS,
+} from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
 const READY_TIMEOUT_MS = 1500;
@@ -101,10 +112,11 @@ async function runScenario(name: string, scenario: Scenario): Promise<void> {
   const tmp = project.path("tmp", name);
   await mkdir(outDir, { recursive: true });
   await mkdir(tmp, { recursive: true });
-  const run = startCli(
-    ["render", project.path(scenario.composition), "--workers", "1", "--output", `${outDir}/video.mp4`, ...(scenario.args ?? [])],
-    { env: { TMPDIR: tmp, ...scenario.env }, timeoutMs: RUN_LIMIT_MS, processGroup: scenario.processGroup },
-  );
+  const run = startCli(["render", project.path(scenario.composition), "--workers", "1", "--output", `${outDir}/video.mp4`, ...(scenario.args ?? [])], {
+    env: { TMPDIR: tmp, ...scenario.env },
+    timeoutMs: RUN_LIMIT_MS,
+    processGroup: scenario.processGroup,
+  });
   const seen = await scenario.during?.(run).catch(() => undefined);
   const result = await run.result;
   const leftovers = await leftoverProcesses(run.tag);
@@ -193,7 +205,10 @@ function expectCleanFailure(name: string, exitCode = 1): string {
   expect(result.stderr).not.toMatch(/^\s+at /m);
   expect(besideOutput, `${name}: left beside the output`).toEqual([]);
   expect(temporary, `${name}: left in TMPDIR`).toEqual([]);
-  expect(leftovers.map((p) => `${p.pid} ${p.cmdline.slice(0, 120)}`), `${name}: processes left running`).toEqual([]);
+  expect(
+    leftovers.map((p) => `${p.pid} ${p.cmdline.slice(0, 120)}`),
+    `${name}: processes left running`,
+  ).toEqual([]);
   return errorLines[0]!;
 }
 

@@ -60,7 +60,9 @@ describe("gif and scale through the server", () => {
   });
 
   it("POST /render/batch renders every row at the batch's scale", async () => {
-    const accepted = await request(`${server.url}/render/batch`, { body: { composition: "card", rows: [{ title: "A" }, { title: "B" }], format: "gif", scale: 2 } });
+    const accepted = await request(`${server.url}/render/batch`, {
+      body: { composition: "card", rows: [{ title: "A" }, { title: "B" }], format: "gif", scale: 2 },
+    });
     expect(accepted.status).toBe(202);
     for (const requestId of accepted.json.requestIds as string[]) {
       const status = await completed(requestId);
@@ -77,7 +79,10 @@ describe("gif and scale through the server", () => {
 
 describe("gif and scale in the CLI's batch", () => {
   it("compose render --batch --format gif --scale 0.5 --gif-loop -1 makes one 160x90 GIF a row, played once", async () => {
-    const result = await render([project.dir, "--batch", "rows.json", "--format", "gif", "--scale", "0.5", "--gif-loop", "-1", "-o", "gifs/{index}.gif"], { cwd: project.dir, timeoutMs: 120_000 });
+    const result = await render([project.dir, "--batch", "rows.json", "--format", "gif", "--scale", "0.5", "--gif-loop", "-1", "-o", "gifs/{index}.gif"], {
+      cwd: project.dir,
+      timeoutMs: 120_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     for (const index of ["1", "2"]) await expectGif(project.path("gifs", `${index}.gif`), { width: 160, height: 90 }, undefined);
   });

@@ -37,7 +37,11 @@ async function callRender(request: Record<string, unknown>, abortAfterFrames?: n
   const args = [JSON.stringify(request), ...(abortAfterFrames === undefined ? [] : [String(abortAfterFrames)])];
   const run = startNode([RUNNER, ...args], { timeoutMs: 30_000 });
   const output = await run.result;
-  const parsed = output.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string });
+  const parsed = output.stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string });
   const result = parsed.pop() as unknown as ApiRun["result"] & { type: string };
   if (result?.type !== "result") throw new Error(`runner failed: ${output.stderr}`);
   return { events: parsed as RenderEvent[], result, leftovers: (await leftoverProcesses(run.tag)).map((p) => p.cmdline) };

@@ -40,8 +40,10 @@ const motion = compositionHtml({
   css: `
     .box { position: absolute; width: 30px; height: 30px; border-radius: 6px; box-shadow: 0 4px 10px rgba(0,0,0,.45); }
     #counter { position: absolute; right: 20px; top: 16px; font: bold 24px "DejaVu Sans", sans-serif; color: #fff; }`,
-  body: `<div id="counter"></div>${Array.from({ length: 12 }, (_, i) =>
-    `<div class="box" style="left:${20 + (i % 6) * 50}px;top:${70 + Math.floor(i / 6) * 50}px;background:${["#f43f5e", "#f59e0b", "#10b981", "#3b82f6", "#a855f7", "#ec4899"][i % 6]}"></div>`,
+  body: `<div id="counter"></div>${Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<div class="box" style="left:${20 + (i % 6) * 50}px;top:${70 + Math.floor(i / 6) * 50}px;background:${["#f43f5e", "#f59e0b", "#10b981", "#3b82f6", "#a855f7", "#ec4899"][i % 6]}"></div>`,
   ).join("")}`,
   after: `<script>
     document.querySelectorAll(".box").forEach((box, i) => box.animate(
@@ -83,23 +85,46 @@ const losslessFrames = (name: Name) => projects[name].path("lossless");
 beforeAll(async () => {
   for (const name of Object.keys(COMPOSITIONS) as Name[]) projects[name] = await createProject({ "index.html": COMPOSITIONS[name] });
   await run("ffmpeg", [
-    "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=1",
-    "-c:v", "libx264", "-crf", "12", "-pix_fmt", "yuv420p", projects.video.path("clip.mp4"),
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=320x180:rate=30:duration=1",
+    "-c:v",
+    "libx264",
+    "-crf",
+    "12",
+    "-pix_fmt",
+    "yuv420p",
+    projects.video.path("clip.mp4"),
   ]);
   const jobs = (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) => [
     { name, args: ["--format", "png-sequence", "--output", losslessFrames(name)] },
     ...OUTPUTS.map(({ format, quality }) => ({ name, args: ["--format", format, "--quality", quality, "--output", outputFile(name, format, quality)] })),
   ]);
-  await limited(2, jobs.map(({ name, args }) => async () => {
-    const result = await render([projects[name].dir, "--workers", "1", ...args]);
-    if (result.code !== 0) throw new Error(`render ${args.join(" ")} failed: ${result.stderr}`);
-  }));
-  await limited(2, (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) => OUTPUTS.map(({ format, quality }) => async () => {
-    const ideal = join(projects[name].dir, `ideal-${quality}.${format}`);
-    await encodeIdeal(losslessFrames(name), format, quality, FPS, ideal);
-    const [ours, best] = await Promise.all([rgbPsnr(outputFile(name, format, quality), losslessFrames(name), FPS), rgbPsnr(ideal, losslessFrames(name), FPS)]);
-    psnr.set(`${name} ${format} ${quality}`, { ours, best });
-  })));
+  await limited(
+    2,
+    jobs.map(({ name, args }) => async () => {
+      const result = await render([projects[name].dir, "--workers", "1", ...args]);
+      if (result.code !== 0) throw new Error(`render ${args.join(" ")} failed: ${result.stderr}`);
+    }),
+  );
+  await limited(
+    2,
+    (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) =>
+      OUTPUTS.map(({ format, quality }) => async () => {
+        const ideal = join(projects[name].dir, `ideal-${quality}.${format}`);
+        await encodeIdeal(losslessFrames(name), format, quality, FPS, ideal);
+        const [ours, best] = await Promise.all([
+          rgbPsnr(outputFile(name, format, quality), losslessFrames(name), FPS),
+          rgbPsnr(ideal, losslessFrames(name), FPS),
+        ]);
+        psnr.set(`${name} ${format} ${quality}`, { ours, best });
+      }),
+    ),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(async () => {
   for (const project of Object.values(projects)) await project.remove();

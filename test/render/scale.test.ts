@@ -69,8 +69,20 @@ beforeAll(async () => {
   project = await createProject({ "box.html": BOX, "text.html": TEXT, "video.html": VIDEO }, { prefix: "compose-scale-" });
   cache = await createCacheDir();
   await execFileAsync("ffmpeg", [
-    "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=640x360:rate=30:duration=0.5,format=gray,geq=lum='255*mod(X,2)'",
-    "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", project.path(STRIPES_SOURCE),
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "color=black:size=640x360:rate=30:duration=0.5,format=gray,geq=lum='255*mod(X,2)'",
+    "-c:v",
+    "libx264",
+    "-qp",
+    "0",
+    "-pix_fmt",
+    "yuv420p",
+    project.path(STRIPES_SOURCE),
   ]);
   await limited(2, [
     ...SIZED.map(({ format, scale, workers, output }) =>
@@ -83,9 +95,12 @@ beforeAll(async () => {
     run("video 2x", [project.path("video.html"), "--frame", "3", "--scale", "2", "--output", project.path("video-2x.png")]),
   ]);
   // Screenshot capture, the fallback for browsers without BeginFrame control, scales alike.
-  results.set("text 2x, screenshots", await render([project.path("text.html"), "--frame", "0", "--scale", "2", "--output", project.path("text-2x-screenshots.png")], {
-    env: { ...cache.env, COMPOSE_CAPTURE_MODE: "screenshot" },
-  }));
+  results.set(
+    "text 2x, screenshots",
+    await render([project.path("text.html"), "--frame", "0", "--scale", "2", "--output", project.path("text-2x-screenshots.png")], {
+      env: { ...cache.env, COMPOSE_CAPTURE_MODE: "screenshot" },
+    }),
+  );
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(async () => {
   await project?.remove();
@@ -136,7 +151,13 @@ describe("below the smallest scale the browser draws at", () => {
     expect(pixel(frame, 37, 22)).toEqual([255, 0, 0, 255]);
     expect(pixel(frame, 2, 2)[3]).toBe(0);
     // The box spans 25-50 x 15-30: every pixel of its edge keeps its red, whatever its coverage.
-    for (const [x, y] of [[25, 22], [49, 22], [37, 15], [37, 29]] as const) expect(pixel(frame, x, y).slice(0, 3)).toEqual([255, 0, 0]);
+    for (const [x, y] of [
+      [25, 22],
+      [49, 22],
+      [37, 15],
+      [37, 29],
+    ] as const)
+      expect(pixel(frame, x, y).slice(0, 3)).toEqual([255, 0, 0]);
   });
 });
 
@@ -166,10 +187,14 @@ function edgeWidth(frame: Frame, rows: number[]): number {
 
 /** A PNG enlarged twice by ffmpeg's bicubic scaler, as a player enlarges a 1x render to fill a 2x screen. */
 async function enlarged(file: string): Promise<Frame> {
-  const { stdout } = await execFileAsync("ffmpeg", ["-v", "error", "-i", file, "-vf", "scale=iw*2:ih*2:flags=bicubic", "-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", "pipe:1"], {
-    encoding: "buffer",
-    maxBuffer: 1 << 24,
-  });
+  const { stdout } = await execFileAsync(
+    "ffmpeg",
+    ["-v", "error", "-i", file, "-vf", "scale=iw*2:ih*2:flags=bicubic", "-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", "pipe:1"],
+    {
+      encoding: "buffer",
+      maxBuffer: 1 << 24,
+    },
+  );
   return parsePamStream(stdout)[0]!;
 }
 

@@ -17,7 +17,16 @@ const html = compositionHtml({
   backdrop: "#000000",
   variables: [
     { id: "boxColor", type: "color", label: "Box colour", default: "#ff0000" },
-    { id: "mood", type: "enum", label: "Mood", default: "calm", options: [{ value: "calm", label: "Calm" }, { value: "loud", label: "Loud" }] },
+    {
+      id: "mood",
+      type: "enum",
+      label: "Mood",
+      default: "calm",
+      options: [
+        { value: "calm", label: "Calm" },
+        { value: "loud", label: "Loud" },
+      ],
+    },
     { id: "size", type: "number", label: "Box width", default: 40, min: 10, max: 200 },
   ],
   css: `#box { position: absolute; left: 10px; top: 10px; height: 40px; }

@@ -9,20 +9,33 @@ import { decodeAllFrames, hex, isColour } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 
 const page = (id: string, script: string) =>
-  compositionHtml({ id, duration: 0.2, backdrop: "#000000", css: `#bar { position: absolute; left: 0; top: 0; width: 320px; height: 180px; }`, body: `<div id="bar"></div>`, after: `<script>${script}</script>` });
+  compositionHtml({
+    id,
+    duration: 0.2,
+    backdrop: "#000000",
+    css: `#bar { position: absolute; left: 0; top: 0; width: 320px; height: 180px; }`,
+    body: `<div id="bar"></div>`,
+    after: `<script>${script}</script>`,
+  });
 
 const FILES = {
   "data.json": JSON.stringify({ colour: "#00ff00" }),
   // The data arrives after three requests in a row: without waitFor, frame 0 would be black.
-  "load.html": page("load", `
+  "load.html": page(
+    "load",
+    `
     const fetchJson = (url) => fetch(url).then((r) => r.json());
     const data = fetchJson("data.json").then(() => fetchJson("data.json")).then(() => fetchJson("data.json"));
-    __compose.waitFor(data.then((d) => { document.getElementById("bar").style.background = d.colour; }), "chart data");`),
-  "seek.html": page("seek", `
+    __compose.waitFor(data.then((d) => { document.getElementById("bar").style.background = d.colour; }), "chart data");`,
+  ),
+  "seek.html": page(
+    "seek",
+    `
     __compose.onSeek((t) => {
       if (t < 0.1) return;
       __compose.waitFor(fetch("data.json").then((r) => r.json()).then((d) => { document.getElementById("bar").style.background = d.colour; }), "late data");
-    });`),
+    });`,
+  ),
   "never.html": page("never", `__compose.waitFor(new Promise(() => {}), "the slow API");`),
   "rejects.html": page("rejects", `__compose.waitFor(Promise.reject(new Error("HTTP 503 from the data service")), "chart data");`),
 };
@@ -35,7 +48,10 @@ beforeAll(async () => {
   await limited(
     2,
     ["load", "seek", "never", "rejects"].map((name) => async () => {
-      results.set(name, await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path(name)], { env: { COMPOSE_READY_TIMEOUT_MS: "3000" } }));
+      results.set(
+        name,
+        await render([project.path(`${name}.html`), "--format", "png-sequence", "--output", project.path(name)], { env: { COMPOSE_READY_TIMEOUT_MS: "3000" } }),
+      );
     }),
   );
 }, RENDER_HOOK_TIMEOUT_MS);

@@ -14,7 +14,10 @@ let project: TempProject;
 beforeAll(async () => {
   const files: Record<string, string> = {};
   for (let level = 0; level <= LEVELS; level++) {
-    const next = level < LEVELS ? `<div data-composition-id="level${level + 1}" data-composition-src="level${level + 1}.html" data-start="0"></div>` : "<p>the deepest</p>";
+    const next =
+      level < LEVELS
+        ? `<div data-composition-id="level${level + 1}" data-composition-src="level${level + 1}.html" data-start="0"></div>`
+        : "<p>the deepest</p>";
     files[level === 0 ? "index.html" : `level${level}.html`] = compositionHtml({ id: `level${level}`, duration: 0.1, backdrop: "#204080", body: next });
   }
   project = await createProject(files);

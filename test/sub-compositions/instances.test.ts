@@ -80,9 +80,16 @@ let frames: Frame[];
 beforeAll(async () => {
   project = await createProject({ "index.html": index, "card.html": card }, { gsap: true });
   result = await render([
-    project.dir, "--format", "png-sequence", "--workers", "1", "--output", project.path("out"),
+    project.dir,
+    "--format",
+    "png-sequence",
+    "--workers",
+    "1",
+    "--output",
+    project.path("out"),
     // The top level's own variable: it must not reach the instances, which declare one of the same name.
-    "--variables", '{"color":"#ff00ff"}',
+    "--variables",
+    '{"color":"#ff00ff"}',
   ]);
   if (result.code === 0) frames = await decodeAllFrames(project.path("out/frame_%06d.png"));
 });
@@ -143,8 +150,7 @@ describe("three instances of one file", () => {
     expect(metadata.instances.map((instance) => instance.id)).toEqual(["a", "b", "c", "d"]);
     const starts = metadata.instances.map((instance) => instance.start!);
     [0, 0.5, 0.9, 0].forEach((start, i) => expect(starts[i]).toBeCloseTo(start, 9));
-    const firstVisible = (y: number, colour: readonly number[]) =>
-      frames.findIndex((frame) => boxX(frame, y, colour) !== undefined) / FPS;
+    const firstVisible = (y: number, colour: readonly number[]) => frames.findIndex((frame) => boxX(frame, y, colour) !== undefined) / FPS;
     expect(firstVisible(10, RED)).toBeCloseTo(0, 5);
     expect(firstVisible(70, GREEN)).toBeCloseTo(0.5, 5);
     expect(firstVisible(130, BLUE)).toBeCloseTo(0.9, 5);

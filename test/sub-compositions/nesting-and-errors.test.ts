@@ -104,7 +104,9 @@ describe("refusals", () => {
   it("refuses a missing file, naming the host and the path", async () => {
     const result = await render([project.path("missing.html"), "--output", project.path("missing.mp4")]);
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual(['error: [sub-composition-missing] host "ghost" embeds "parts/ghost.html", which does not exist (parts/ghost.html) (missing.html:1:97)']);
+    expect(lines(result.stderr)).toEqual([
+      'error: [sub-composition-missing] host "ghost" embeds "parts/ghost.html", which does not exist (parts/ghost.html) (missing.html:1:97)',
+    ]);
     expect(existsSync(project.path("missing.mp4"))).toBe(false);
   });
 });

@@ -37,7 +37,11 @@ export async function isolatedRender(
   const run = startNode([RUNNER, JSON.stringify({ ...request, output: join(outDir, request.output) })], { env: { TMPDIR: tmp }, timeoutMs });
   await during?.(run).catch(() => undefined);
   const output = await run.result;
-  const parsed = output.stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string });
+  const parsed = output.stdout
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string });
   const result = parsed.pop() as { type: string; error?: { code: string; message: string } } | undefined;
   if (result?.type !== "result" && !output.timedOut) throw new Error(`runner failed: ${output.stderr}`);
   return {

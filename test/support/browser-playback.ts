@@ -41,7 +41,12 @@ async function serveDirectory(directory: string): Promise<{ origin: string; serv
         }
         const start = range[1] ? Number(range[1]) : 0;
         const end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-        response.writeHead(206, { "content-type": type, "content-length": end - start + 1, "content-range": `bytes ${start}-${end}/${size}`, "accept-ranges": "bytes" });
+        response.writeHead(206, {
+          "content-type": type,
+          "content-length": end - start + 1,
+          "content-range": `bytes ${start}-${end}/${size}`,
+          "accept-ranges": "bytes",
+        });
         createReadStream(file, { start, end }).pipe(response);
       },
       () => response.writeHead(404).end(),

@@ -65,7 +65,8 @@ const index = compositionHtml({
   id: "history",
   duration: HISTORY_FRAMES / HISTORY_FPS,
   backdrop: "#000000",
-  css: LANES.map((lane, i) => `#lane${i} { ${box(i, lane.colour)} }`).join("\n") +
+  css:
+    LANES.map((lane, i) => `#lane${i} { ${box(i, lane.colour)} }`).join("\n") +
     `\n#frame { position: absolute; left: 0; top: ${4 * LANE_HEIGHT}px; width: 320px; height: ${LANE_HEIGHT}px; border: 0; }`,
   head: `<script src="gsap.min.js"></script><script src="anime.umd.min.js"></script><script src="d3.min.js"></script>`,
   body: LANES.map((_, i) => (i === 4 ? `<iframe id="frame" src="inner.html"></iframe>` : `<div id="lane${i}"></div>`)).join(""),

@@ -44,8 +44,16 @@ export function videoStream(probe: ProbeResult): ProbeStream {
 /** Frames in the first video stream, counted by decoding it. */
 export async function countFrames(file: string): Promise<number> {
   const { stdout } = await execFileAsync("ffprobe", [
-    "-v", "error", "-select_streams", "v:0", "-count_frames",
-    "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file,
+    "-v",
+    "error",
+    "-select_streams",
+    "v:0",
+    "-count_frames",
+    "-show_entries",
+    "stream=nb_read_frames",
+    "-of",
+    "csv=p=0",
+    file,
   ]);
   return Number(stdout.trim());
 }
@@ -97,9 +105,7 @@ async function ffmpegToBuffer(args: string[]): Promise<Buffer> {
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`ffmpeg ${args.join(" ")} failed (${code}): ${stderr}`)),
-    );
+    child.once("close", (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`ffmpeg ${args.join(" ")} failed (${code}): ${stderr}`))));
   });
 }
 
@@ -122,9 +128,7 @@ const RGBA_PAM_OUT = ["-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", "pi
 /** Frame `index` (from 0) of a video, or the image of a PNG file (index 0), as RGBA. */
 export async function decodeFrame(file: string, index = 0, options: DecodeOptions = {}): Promise<Frame> {
   const select = `select=eq(n\\,${index})${options.asTagged ? `,${await taggedRgbFilter(file, "rgba")}` : ""}`;
-  const frames = parsePamStream(
-    await ffmpegToBuffer([...inputArgs(file, options), "-vf", select, "-vsync", "passthrough", "-frames:v", "1", ...RGBA_PAM_OUT]),
-  );
+  const frames = parsePamStream(await ffmpegToBuffer([...inputArgs(file, options), "-vf", select, "-vsync", "passthrough", "-frames:v", "1", ...RGBA_PAM_OUT]));
   if (frames.length !== 1) throw new Error(`${file} has no frame ${index}`);
   return frames[0]!;
 }

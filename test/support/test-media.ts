@@ -79,10 +79,25 @@ async function generate(name: MediaName, file: string): Promise<void> {
   switch (name) {
     case "colours":
       return ffmpeg([
-        "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2",
-        "-filter_complex", colourSegments(["red", "lime", "blue", "white"], CLIP_SEGMENT),
-        "-map", "[v]", "-map", "0:a",
-        ...H264, "-c:a", "aac", "-b:a", "128k", "-t", "2", "-shortest", file,
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=440:sample_rate=48000:duration=2",
+        "-filter_complex",
+        colourSegments(["red", "lime", "blue", "white"], CLIP_SEGMENT),
+        "-map",
+        "[v]",
+        "-map",
+        "0:a",
+        ...H264,
+        "-c:a",
+        "aac",
+        "-b:a",
+        "128k",
+        "-t",
+        "2",
+        "-shortest",
+        file,
       ]);
     case "other":
       return ffmpeg(["-filter_complex", colourSegments(["yellow", "magenta"], 0.5), "-map", "[v]", ...H264, "-t", "1", file]);
@@ -94,11 +109,27 @@ async function generate(name: MediaName, file: string): Promise<void> {
     case "pq": {
       const transfer = name === "hlg" ? "arib-std-b67" : "smpte2084";
       return ffmpeg([
-        "-f", "lavfi", "-i", "color=c=0x808080:s=160x90:r=30:d=1",
-        "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
-        "-x265-params", `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc`,
-        "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc",
-        "-tag:v", "hvc1", file,
+        "-f",
+        "lavfi",
+        "-i",
+        "color=c=0x808080:s=160x90:r=30:d=1",
+        "-c:v",
+        "libx265",
+        "-preset",
+        "ultrafast",
+        "-pix_fmt",
+        "yuv420p10le",
+        "-x265-params",
+        `log-level=error:colorprim=bt2020:transfer=${transfer}:colormatrix=bt2020nc`,
+        "-color_primaries",
+        "bt2020",
+        "-color_trc",
+        transfer,
+        "-colorspace",
+        "bt2020nc",
+        "-tag:v",
+        "hvc1",
+        file,
       ]);
     }
     case "picture":
@@ -163,8 +194,17 @@ export interface AudioLevel {
  */
 export async function audioLevel(file: string, start: number, end: number): Promise<AudioLevel> {
   const { stderr } = await execFileAsync("ffmpeg", [
-    "-hide_banner", "-nostats", "-i", file,
-    "-map", "0:a:0", "-af", `atrim=start=${start}:end=${end},volumedetect`, "-f", "null", "-",
+    "-hide_banner",
+    "-nostats",
+    "-i",
+    file,
+    "-map",
+    "0:a:0",
+    "-af",
+    `atrim=start=${start}:end=${end},volumedetect`,
+    "-f",
+    "null",
+    "-",
   ]);
   const value = (name: string) => {
     const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderr);
@@ -181,8 +221,17 @@ export async function audioLevel(file: string, start: number, end: number): Prom
  */
 export async function channelLevels(file: string, start: number, end: number): Promise<number[]> {
   const { stderr } = await execFileAsync("ffmpeg", [
-    "-hide_banner", "-nostats", "-i", file,
-    "-map", "0:a:0", "-af", `atrim=start=${start}:end=${end},astats=measure_overall=none:measure_perchannel=RMS_level`, "-f", "null", "-",
+    "-hide_banner",
+    "-nostats",
+    "-i",
+    file,
+    "-map",
+    "0:a:0",
+    "-af",
+    `atrim=start=${start}:end=${end},astats=measure_overall=none:measure_perchannel=RMS_level`,
+    "-f",
+    "null",
+    "-",
   ]);
   const levels = [...stderr.matchAll(/RMS level dB: (-?[\d.]+|-inf)/g)].map((match) => (match[1] === "-inf" ? -Infinity : Number(match[1])));
   if (levels.length === 0) throw new Error(`no RMS level in ffmpeg's output for ${file} [${start}, ${end}]: ${stderr}`);

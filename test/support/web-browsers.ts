@@ -34,9 +34,23 @@ async function launch(name: BrowserName, profile: string): Promise<Browser> {
         userDataDir: profile,
         // Muted, a media element gives Web Audio silence: sound is measured in the page.
         ignoreDefaultArgs: ["--mute-audio"],
-        args: ["--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required", "--disable-background-networking", "--no-first-run", "--force-color-profile=srgb"],
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--autoplay-policy=no-user-gesture-required",
+          "--disable-background-networking",
+          "--no-first-run",
+          "--force-color-profile=srgb",
+        ],
       })
-    : puppeteer.launch({ browser: "firefox", executablePath: EXECUTABLES["firefox-esr"], headless: true, protocol: "webDriverBiDi", userDataDir: profile, extraPrefsFirefox: { "media.autoplay.default": 0 } });
+    : puppeteer.launch({
+        browser: "firefox",
+        executablePath: EXECUTABLES["firefox-esr"],
+        headless: true,
+        protocol: "webDriverBiDi",
+        userDataDir: profile,
+        extraPrefsFirefox: { "media.autoplay.default": 0 },
+      });
 }
 
 /** Opens `url` in a new browser with a viewport of `width` x `height`. */

@@ -23,9 +23,7 @@ stopWhenStdoutReaderGoes();
 /** A program that asked for JSON lines reads every refusal as a failed event on stdout too. */
 const json = wantsJsonEvents(process.argv);
 
-const { version } = JSON.parse(
-  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
-) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 const program = new Command("compose")
   .description("Render HTML video compositions to video files.")

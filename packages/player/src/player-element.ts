@@ -21,9 +21,17 @@ export interface ComposePlayerEventMap extends Omit<HTMLElementEventMap, "error"
 }
 
 export interface ComposePlayerElement {
-  addEventListener<K extends keyof ComposePlayerEventMap>(type: K, listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof ComposePlayerEventMap>(
+    type: K,
+    listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
-  removeEventListener<K extends keyof ComposePlayerEventMap>(type: K, listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener<K extends keyof ComposePlayerEventMap>(
+    type: K,
+    listener: (this: ComposePlayerElement, event: ComposePlayerEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
   removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
@@ -348,7 +356,7 @@ export class ComposePlayerElement extends HTMLElement {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const step = event.shiftKey ? this.#player.fps : 1;
     const player = this.#player;
-    if (event.key === " ") (player.playing ? this.pause() : this.play());
+    if (event.key === " ") player.playing ? this.pause() : this.play();
     else if (event.key === "ArrowLeft") player.seek(player.target - step);
     else if (event.key === "ArrowRight") player.seek(player.target + step);
     else if (event.key === "Home") player.seek(0);

@@ -1,7 +1,13 @@
 import type { RenderErrorCode } from "@compose/core";
 
 /** The codes a player's problems take: the render's codes for the same failures. */
-export const PLAYER_ERROR_CODES = ["invalid-composition", "missing-asset", "page-error", "media-error", "not-ready"] as const satisfies readonly RenderErrorCode[];
+export const PLAYER_ERROR_CODES = [
+  "invalid-composition",
+  "missing-asset",
+  "page-error",
+  "media-error",
+  "not-ready",
+] as const satisfies readonly RenderErrorCode[];
 
 export type PlayerErrorCode = (typeof PLAYER_ERROR_CODES)[number];
 

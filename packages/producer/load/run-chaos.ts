@@ -62,7 +62,10 @@ interface Probe {
   /** The request body beyond the composition and the usual options. */
   body?: Record<string, unknown>;
   /** The terminal event expected: finished, or failed with this code (and text in its message); `status` for a refusal at submission (whose message has no `without`). */
-  expect: { event: "finished"; warning?: string } | { event: "failed"; code: string; orCode?: string; message?: string } | { status: number; code: string; without?: string };
+  expect:
+    | { event: "finished"; warning?: string }
+    | { event: "failed"; code: string; orCode?: string; message?: string }
+    | { status: number; code: string; without?: string };
 }
 
 /** Sub-compositions nested this deep: the document's whole tree was once too deep for the browser's protocol (CBOR). */
@@ -72,7 +75,8 @@ const NESTED_LEVELS = 28;
 function nestedComposition(): Record<string, string> {
   return Object.fromEntries(
     Array.from({ length: NESTED_LEVELS + 1 }, (_, level) => {
-      const next = level < NESTED_LEVELS ? `<div data-composition-id="level${level + 1}" data-composition-src="level${level + 1}.html" data-start="0"></div>` : "";
+      const next =
+        level < NESTED_LEVELS ? `<div data-composition-id="level${level + 1}" data-composition-src="level${level + 1}.html" data-start="0"></div>` : "";
       return [level === 0 ? "index.html" : `level${level}.html`, page(`level${level}`, { body: next })];
     }),
   );
@@ -101,12 +105,14 @@ const mono = (id: string) => page(id, { body: `<p style="font: 40px 'Space Mono'
 /** How each font package probe's copy of FONT_PACKAGE is damaged. */
 const PACKAGE_DAMAGE: Record<string, (pkg: string) => Promise<void>> = {
   "package-json": (pkg) => writeFile(join(pkg, "package.json"), '{ name: "@fontsource/space-mono" }'),
-  "metadata-styles": async (pkg) => writeFile(join(pkg, "metadata.json"), JSON.stringify({ ...JSON.parse(await readFile(join(pkg, "metadata.json"), "utf8")), styles: "normal" })),
+  "metadata-styles": async (pkg) =>
+    writeFile(join(pkg, "metadata.json"), JSON.stringify({ ...JSON.parse(await readFile(join(pkg, "metadata.json"), "utf8")), styles: "normal" })),
   "damaged-woff2": async (pkg) => writeFile(join(pkg, WOFF2), (await readFile(join(pkg, WOFF2))).subarray(0, 1000)),
 };
 
 /** A page that keeps what `perFrame` allocates at every frame, to exceed --max-memory. */
-const grows = (id: string, perFrame: string) => page(id, { duration: 2, after: `<script>window.kept = []; __compose.onSeek(() => { if (window.kept.length < 64) ${perFrame} });</script>` });
+const grows = (id: string, perFrame: string) =>
+  page(id, { duration: 2, after: `<script>window.kept = []; __compose.onSeek(() => { if (window.kept.length < 64) ${perFrame} });</script>` });
 
 /** Project files that are not plain HTML: made after the probes' index.html files are written. */
 async function makeHostileFiles(projects: string): Promise<void> {
@@ -121,7 +127,18 @@ async function makeHostileFiles(projects: string): Promise<void> {
     await cp(FONT_PACKAGE, pkg, { recursive: true });
     await damage(pkg);
   }
-  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=1", "-pix_fmt", "yuv420p", join(projects, "video", "clip.mp4")]);
+  execFileSync("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=160x90:rate=30:duration=1",
+    "-pix_fmt",
+    "yuv420p",
+    join(projects, "video", "clip.mp4"),
+  ]);
   // A folder outside the projects, reached through a link: a misspelt path into it names nothing there.
   await mkdir(join(projects, "..", "outside", "secret-project"), { recursive: true });
   await symlink(join(projects, "..", "outside"), join(projects, "linked-out"));
@@ -131,7 +148,11 @@ async function makeHostileFiles(projects: string): Promise<void> {
 function probes(servicePort: number): Record<string, Probe & { html?: string }> {
   return {
     good: { composition: "good", html: TINY, expect: { event: "finished" } },
-    "spins at load": { composition: "spin-load", html: page("spin-load", { after: "<script>while (true) {}</script>" }), expect: { event: "failed", code: "page-hung" } },
+    "spins at load": {
+      composition: "spin-load",
+      html: page("spin-load", { after: "<script>while (true) {}</script>" }),
+      expect: { event: "failed", code: "page-hung" },
+    },
     "spins at a frame": {
       composition: "spin-frame",
       html: page("spin-frame", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) while (true) {} });</script>" }),
@@ -139,7 +160,9 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
     },
     "runs out of memory": {
       composition: "oom",
-      html: page("oom", { after: "<script>__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>" }),
+      html: page("oom", {
+        after: "<script>__compose.onSeek((t) => { if (t >= 0.2) { const hoard = []; for (;;) hoard.push(new Array(1e6).fill(t)); } });</script>",
+      }),
       // Filling 1 GiB takes a few seconds of CPU: on a machine too busy to give them within the
       // script deadline, the page is stopped as hung before it crashes. Either way it ends, with its cause.
       expect: { event: "failed", code: "page-crashed", orCode: "page-hung" },
@@ -158,18 +181,42 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
     },
     "names a file outside the projects": { composition: "../../../etc", expect: { status: 400, code: "invalid-request" } },
     "embeds a FIFO": { composition: "fifo", html: embeds("fifo"), expect: { event: "failed", code: "invalid-composition", message: "[not-a-project-file]" } },
-    "embeds a 400 MB file": { composition: "huge-card", html: embeds("huge-card"), expect: { event: "failed", code: "invalid-composition", message: "is 400 MiB" } },
+    "embeds a 400 MB file": {
+      composition: "huge-card",
+      html: embeds("huge-card"),
+      expect: { event: "failed", code: "invalid-composition", message: "is 400 MiB" },
+    },
     "embeds a link out of the project": {
       composition: "link-out",
       html: embeds("link-out"),
       expect: { event: "failed", code: "invalid-composition", message: "symbolic link that leads out of the project" },
     },
-    "an SVG <use> bomb": { composition: "bomb", html: page("bomb", { body: useBomb() }), expect: { event: "failed", code: "page-hung", message: "laying out or painting" } },
-    "a duration of 1e-9 s": { composition: "tiny-duration", html: page("tiny-duration", { duration: 1e-9 }), expect: { event: "failed", code: "invalid-composition", message: "from 0.001 to 10000000000" } },
+    "an SVG <use> bomb": {
+      composition: "bomb",
+      html: page("bomb", { body: useBomb() }),
+      expect: { event: "failed", code: "page-hung", message: "laying out or painting" },
+    },
+    "a duration of 1e-9 s": {
+      composition: "tiny-duration",
+      html: page("tiny-duration", { duration: 1e-9 }),
+      expect: { event: "failed", code: "invalid-composition", message: "from 0.001 to 10000000000" },
+    },
     "a __proto__ key": { composition: "good", body: JSON.parse('{"__proto__": {"admin": true}}'), expect: { status: 400, code: "forbidden-key" } },
-    "a font package.json that is not JSON": { composition: "package-json", html: mono("package-json"), expect: { event: "finished", warning: "font-package-invalid" } },
-    'a font metadata.json with "styles": "normal"': { composition: "metadata-styles", html: mono("metadata-styles"), expect: { event: "finished", warning: "font-package-invalid" } },
-    "a damaged WOFF2 in a font package": { composition: "damaged-woff2", html: mono("damaged-woff2"), expect: { event: "finished", warning: "font-package-invalid" } },
+    "a font package.json that is not JSON": {
+      composition: "package-json",
+      html: mono("package-json"),
+      expect: { event: "finished", warning: "font-package-invalid" },
+    },
+    'a font metadata.json with "styles": "normal"': {
+      composition: "metadata-styles",
+      html: mono("metadata-styles"),
+      expect: { event: "finished", warning: "font-package-invalid" },
+    },
+    "a damaged WOFF2 in a font package": {
+      composition: "damaged-woff2",
+      html: mono("damaged-woff2"),
+      expect: { event: "finished", warning: "font-package-invalid" },
+    },
     "typed arrays past --max-memory": {
       composition: "typed-arrays",
       html: grows("typed-arrays", "{ const bytes = new Uint8Array(256 * 1024 * 1024); bytes.fill(1); window.kept.push(bytes); }"),
@@ -185,7 +232,10 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
     },
     [`sub-compositions ${NESTED_LEVELS} deep`]: { composition: "nested", expect: { event: "finished" } },
     "a body nested 3,000 deep": { composition: "good", body: { metadata: nested(3000) }, expect: { status: 400, code: "invalid-json" } },
-    "a misspelt path through a link out": { composition: "linked-out/secret-projec", expect: { status: 400, code: "invalid-request", without: "did you mean" } },
+    "a misspelt path through a link out": {
+      composition: "linked-out/secret-projec",
+      expect: { status: 400, code: "invalid-request", without: "did you mean" },
+    },
   };
 }
 
@@ -206,10 +256,24 @@ async function cacheEntry(cache: string, folder: "fonts" | "frames"): Promise<st
 function cacheProbes(cache: string): Array<{ kind: string; damage?: () => Promise<void>; probes: Probe[] }> {
   const rebuilt: Probe = { composition: "video", expect: { event: "finished", warning: "cache-rebuilt" } };
   return [
-    { kind: "two renders fill an empty cache at once", probes: [{ composition: "video", expect: { event: "finished" } }, { composition: "video", expect: { event: "finished" } }] },
-    { kind: "a truncated font in the cache", damage: async () => truncate(join(await cacheEntry(cache, "fonts"), "files", "inter-latin-wght-normal.ttf"), 1000), probes: [rebuilt] },
+    {
+      kind: "two renders fill an empty cache at once",
+      probes: [
+        { composition: "video", expect: { event: "finished" } },
+        { composition: "video", expect: { event: "finished" } },
+      ],
+    },
+    {
+      kind: "a truncated font in the cache",
+      damage: async () => truncate(join(await cacheEntry(cache, "fonts"), "files", "inter-latin-wght-normal.ttf"), 1000),
+      probes: [rebuilt],
+    },
     { kind: "an empty fonts.conf in the cache", damage: async () => writeFile(join(await cacheEntry(cache, "fonts"), "fonts.conf"), ""), probes: [rebuilt] },
-    { kind: "a font deleted from the cache", damage: async () => rm(join(await cacheEntry(cache, "fonts"), "files", "tinos-latin-400-normal.ttf")), probes: [rebuilt] },
+    {
+      kind: "a font deleted from the cache",
+      damage: async () => rm(join(await cacheEntry(cache, "fonts"), "files", "tinos-latin-400-normal.ttf")),
+      probes: [rebuilt],
+    },
     {
       kind: "an extracted frame overwritten",
       damage: async () => {
@@ -253,7 +317,10 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
   const events = await client.ended;
   const last = events.at(-1);
   const warnings = events.filter((event) => event.event === "warning").map((event) => event.data.code as string);
-  const got = last?.event === "failed" ? `failed ${last.data.code}: ${last.data.message}` : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
+  const got =
+    last?.event === "failed"
+      ? `failed ${last.data.code}: ${last.data.message}`
+      : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
   const expected = probe.expect;
   const ok =
     expected.event === "finished"
@@ -286,7 +353,8 @@ async function killAndRestart(projects: string, outputs: string): Promise<string
   const status = async (server: ServeProcess, id: string) => (await request(`${server.url}/render/${id}`, { token })).json;
   const expectState = async (server: ServeProcess, what: string, id: string, state: string, code?: string) => {
     const now = await status(server, id);
-    if (now.state !== state || (code && now.error?.code !== code)) problem(`after kill -9, ${what}: ${now.state} ${now.error?.code ?? ""} (expected ${state} ${code ?? ""})`);
+    if (now.state !== state || (code && now.error?.code !== code))
+      problem(`after kill -9, ${what}: ${now.state} ${now.error?.code ?? ""} (expected ${state} ${code ?? ""})`);
   };
   const first = await start().ready;
   const done = await post(first, "good");
@@ -318,7 +386,9 @@ async function killAndRestart(projects: string, outputs: string): Promise<string
   const head = await request(`${again.url}/health`, { method: "HEAD" });
   if (head.status !== 200) problem(`HEAD /health without the token: ${head.status}`);
   await request(`${again.url}/render/${running}`, { method: "DELETE", token });
-  await eventually(async () => ((await status(again, waiting)).state === "completed" ? true : undefined), 60_000).catch(() => problem("after kill -9, the resumed render did not complete"));
+  await eventually(async () => ((await status(again, waiting)).state === "completed" ? true : undefined), 60_000).catch(() =>
+    problem("after kill -9, the resumed render did not complete"),
+  );
   await again.stop();
   const left = await leftoverProcesses(again.tag);
   if (left.length > 0) problem(`left running after the restart: ${left.join("; ")}`);
@@ -349,12 +419,14 @@ async function studioWithFifos(dir: string): Promise<string> {
     const started = await renderNow();
     const { id } = (await started.json()) as { id: string };
     const events = await (await fetch(new URL(`/__compose/renders/${id}/events`, studio.url))).text();
-    if (started.status !== 202 || !events.includes('"code":"invalid-composition"') || events.includes(dir)) problem(`the studio's render of a FIFO entry: ${started.status} ${events.slice(-300)}`);
+    if (started.status !== 202 || !events.includes('"code":"invalid-composition"') || events.includes(dir))
+      problem(`the studio's render of a FIFO entry: ${started.status} ${events.slice(-300)}`);
     await rm(join(dir, "renders"), { recursive: true, force: true });
     execFileSync("mkfifo", [join(dir, "renders")]);
     const refused = await renderNow();
     const body = await refused.text();
-    if (refused.status !== 400 || !refused.headers.get("content-type")?.startsWith("application/json") || body.includes(dir)) problem(`the studio with a FIFO for its renders folder: ${refused.status} ${body}`);
+    if (refused.status !== 400 || !refused.headers.get("content-type")?.startsWith("application/json") || body.includes(dir))
+      problem(`the studio with a FIFO for its renders folder: ${refused.status} ${body}`);
     return `the studio: a FIFO entry failed invalid-composition, a FIFO renders folder ${refused.status} JSON, no path shown`;
   } finally {
     await studio.close();
@@ -387,8 +459,20 @@ async function main(): Promise<void> {
   await writeFile(join(root, "projects", "changing", "index.html"), page("changing"));
   const cache = join(root, "cache");
   const args = [
-    "--port", "0", "--max-concurrent-renders", String(LIMIT), "--max-queue", "1000", "--shutdown-grace", String(GRACE_S),
-    "--projects", join(root, "projects"), "--outputs", join(root, "outputs"), "--max-memory", MAX_MEMORY,
+    "--port",
+    "0",
+    "--max-concurrent-renders",
+    String(LIMIT),
+    "--max-queue",
+    "1000",
+    "--shutdown-grace",
+    String(GRACE_S),
+    "--projects",
+    join(root, "projects"),
+    "--outputs",
+    join(root, "outputs"),
+    "--max-memory",
+    MAX_MEMORY,
   ];
   const server = await spawnServe(args, { env: { COMPOSE_READY_TIMEOUT_MS: String(READY_TIMEOUT_MS), TMPDIR: serverTmp, COMPOSE_CACHE_DIR: cache } }).ready;
   const deadline = setTimeout(() => {
@@ -464,18 +548,33 @@ async function main(): Promise<void> {
   console.log(`chaos: first, one after the other, over the server's own cache:`);
   for (const { kind } of cacheProbes(cache)) {
     const mine = cacheOutcomes.filter((outcome) => outcome.kind === kind);
-    console.log(`  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ended after ${mine.map((outcome) => seconds(outcome.ms)).join(", ")}`);
+    console.log(
+      `  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ended after ${mine.map((outcome) => seconds(outcome.ms)).join(", ")}`,
+    );
   }
-  console.log(`chaos: ${mix.length} requests (${ROUNDS} of each kind) at once, limit ${LIMIT}, ready timeout ${READY_TIMEOUT_MS / 1000} s, --max-memory ${MAX_MEMORY}: ${seconds(chaosMs)}`);
+  console.log(
+    `chaos: ${mix.length} requests (${ROUNDS} of each kind) at once, limit ${LIMIT}, ready timeout ${READY_TIMEOUT_MS / 1000} s, --max-memory ${MAX_MEMORY}: ${seconds(chaosMs)}`,
+  );
   for (const kind of kinds) {
     const mine = outcomes.filter((outcome) => outcome.kind === kind);
     const times = mine.map((outcome) => outcome.ms);
     const expected = all[kind]!.expect;
-    const wanted = "status" in expected ? `${expected.status} ${expected.code}` : expected.event === "failed" ? [expected.code, expected.orCode].filter(Boolean).join(" or ") : `finished${expected.warning ? ` + ${expected.warning}` : ""}`;
-    console.log(`  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(32)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`);
+    const wanted =
+      "status" in expected
+        ? `${expected.status} ${expected.code}`
+        : expected.event === "failed"
+          ? [expected.code, expected.orCode].filter(Boolean).join(" or ")
+          : `finished${expected.warning ? ` + ${expected.warning}` : ""}`;
+    console.log(
+      `  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(32)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`,
+    );
   }
-  console.log(`  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`);
-  console.log(`  a running render cancelled (DELETE ${cancel?.status}) after ${seconds(cancelMs)}; SIGTERM with ${LIMIT} renders running ended the server after ${seconds(stopMs)} (grace ${GRACE_S} s)`);
+  console.log(
+    `  then ${after.filter((outcome) => outcome.ok).length}/${LIMIT} good requests completed on the freed slots; loopback service reached ${serviceHits} times; left: ${left.length} processes, ${temporary.length} temporary entries`,
+  );
+  console.log(
+    `  a running render cancelled (DELETE ${cancel?.status}) after ${seconds(cancelMs)}; SIGTERM with ${LIMIT} renders running ended the server after ${seconds(stopMs)} (grace ${GRACE_S} s)`,
+  );
   console.log(`  a text/plain body: ${plainText}; ${restarted}; ${studio}`);
   if (problems.length > 0) {
     console.error(`chaos: FAILED\n  ${problems.join("\n  ")}`);

@@ -96,7 +96,10 @@ async function main(): Promise<void> {
   const serverArgs = ["--port", "0", "--queue", redis.url, "--max-concurrent-renders", "3", "--max-queue", "100", ...dirs];
   // Two servers on one outputs directory: each keeps its state in a store of its own.
   const wholeArgs = [...serverArgs, "--state", join(root, "whole-server.db")];
-  const [chunkedServer, firstWholeServer] = await Promise.all([spawnServe([...serverArgs, "--chunk-size", String(CHUNK_SIZE)]).ready, spawnServe(wholeArgs).ready]);
+  const [chunkedServer, firstWholeServer] = await Promise.all([
+    spawnServe([...serverArgs, "--chunk-size", String(CHUNK_SIZE)]).ready,
+    spawnServe(wholeArgs).ready,
+  ]);
   let wholeServer = firstWholeServer;
   const workerArgs = ["--queue", redis.url, "--stall-timeout", "3", "--shutdown-grace", "2", ...dirs];
   let started = 0;
@@ -162,9 +165,16 @@ async function main(): Promise<void> {
   };
   /** A task a live worker has started and not yet ended. */
   const running = (filter: (id: string) => boolean) =>
-    firstLine((line) => line.verb === "started" && filter(line.id) && alive(line.worker) && !lines().some((later) => later.id === line.id && later.at >= line.at && later.verb !== "started" && later.worker === line.worker));
+    firstLine(
+      (line) =>
+        line.verb === "started" &&
+        filter(line.id) &&
+        alive(line.worker) &&
+        !lines().some((later) => later.id === line.id && later.at >= line.at && later.verb !== "started" && later.worker === line.worker),
+    );
   /** When a task ran to its end after `since`, on any worker. */
-  const taskDone = (id: string, since: number) => firstLine((line) => line.id === id && line.at >= since && (line.verb === "finished" || line.verb === "failed"));
+  const taskDone = (id: string, since: number) =>
+    firstLine((line) => line.id === id && line.at >= since && (line.verb === "finished" || line.verb === "failed"));
 
   const faults: Fault[] = [];
   const recoveries: Array<Promise<void>> = [];
@@ -291,12 +301,17 @@ async function main(): Promise<void> {
 
   // 7. A worker that does not see the servers' outputs directory: the request it takes fails as outputs-not-shared.
   await Promise.all(workers.map((worker) => worker.stop()));
-  const elsewhere = await startWorker("elsewhere", workerArgs.map((arg) => (arg === outputs ? join(root, "elsewhere-outputs") : arg)), { TMPDIR: workerTmp });
+  const elsewhere = await startWorker(
+    "elsewhere",
+    workerArgs.map((arg) => (arg === outputs ? join(root, "elsewhere-outputs") : arg)),
+    { TMPDIR: workerTmp },
+  );
   everyWorker.push(elsewhere);
   workers = [elsewhere];
   const misplaced = (await post(wholeServer)).json.requestId as string;
   const misplacedEnd = await endOf(() => wholeServer, misplaced);
-  if (misplacedEnd?.error?.code !== "outputs-not-shared") problem(`a request taken by a worker with other --outputs ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
+  if (misplacedEnd?.error?.code !== "outputs-not-shared")
+    problem(`a request taken by a worker with other --outputs ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
 
   const codes = await documentedCodes();
   let compared = 0;
@@ -307,7 +322,8 @@ async function main(): Promise<void> {
       continue;
     }
     if (request_.state === "failed" || request_.state === "cancelled") {
-      if (!request_.code || !codes.has(request_.code) || request_.code === "internal-error") problem(`${request_.kind} request ${request_.id} failed with an undocumented code: ${request_.code}: ${request_.message}`);
+      if (!request_.code || !codes.has(request_.code) || request_.code === "internal-error")
+        problem(`${request_.kind} request ${request_.id} failed with an undocumented code: ${request_.code}: ${request_.message}`);
       continue;
     }
     compared++;
@@ -336,15 +352,22 @@ async function main(): Promise<void> {
 
   const ended = sent.filter((request_) => request_.endedAt);
   const last = Math.max(...ended.map((request_) => request_.endedAt!)) - Math.min(...sent.map((request_) => request_.sentAt));
-  console.log(`chaos --cluster: ${sent.length} requests (${CHUNKED} in chunks of ${CHUNK_SIZE} frames, ${WHOLE} whole; ${SECONDS * FPS} frames each), 2 servers, 3 workers, Redis append-only: ${seconds(last)}`);
+  console.log(
+    `chaos --cluster: ${sent.length} requests (${CHUNKED} in chunks of ${CHUNK_SIZE} frames, ${WHOLE} whole; ${SECONDS * FPS} frames each), 2 servers, 3 workers, Redis append-only: ${seconds(last)}`,
+  );
   console.log(`  ${"request".padEnd(8)} ${"ended".padEnd(10)} ${"after".padStart(8)}  code`);
   for (const request_ of sent) {
-    console.log(`  ${request_.kind.padEnd(8)} ${(request_.state ?? "running").padEnd(10)} ${(request_.endedAt ? seconds(request_.endedAt - request_.sentAt) : "-").padStart(8)}  ${request_.code ?? ""}`);
+    console.log(
+      `  ${request_.kind.padEnd(8)} ${(request_.state ?? "running").padEnd(10)} ${(request_.endedAt ? seconds(request_.endedAt - request_.sentAt) : "-").padStart(8)}  ${request_.code ?? ""}`,
+    );
   }
   console.log(`  ${"fault".padEnd(24)} ${"hit".padEnd(48)} recovered after`);
-  for (const fault of faults) console.log(`  ${fault.name.padEnd(24)} ${fault.target.padEnd(48)} ${fault.recoveredAt ? seconds(fault.recoveredAt - fault.at) : "never"}`);
+  for (const fault of faults)
+    console.log(`  ${fault.name.padEnd(24)} ${fault.target.padEnd(48)} ${fault.recoveredAt ? seconds(fault.recoveredAt - fault.at) : "never"}`);
   console.log(`  a worker with other --outputs: the request it took ended ${misplacedEnd?.state} ${misplacedEnd?.error?.code ?? ""}`);
-  console.log(`  outputs compared with a single-process render, decoded frame by frame: ${identical}/${compared} identical; left: ${left.length} processes, ${chunkDirs.length} chunk directories, ${staging.length} staging, ${temporary.length} temporary entries`);
+  console.log(
+    `  outputs compared with a single-process render, decoded frame by frame: ${identical}/${compared} identical; left: ${left.length} processes, ${chunkDirs.length} chunk directories, ${staging.length} staging, ${temporary.length} temporary entries`,
+  );
   if (problems.length > 0) {
     console.error(`chaos --cluster: FAILED\n  ${problems.join("\n  ")}`);
     process.exit(1);

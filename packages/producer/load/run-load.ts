@@ -148,10 +148,16 @@ async function main(): Promise<void> {
   const waits = outcomes.map((o) => o.startedAt - o.createdAt);
   const renders = outcomes.map((o) => o.finishedAt - o.startedAt);
   const completed = outcomes.filter((o) => o.state === "completed").length;
-  console.log(`load: ${REQUESTS} requests (${outcomes.filter((o) => o.via === "stream").length} streams, ${outcomes.filter((o) => o.via === "poll").length} polled), limit ${LIMIT}, 320x180 0.5 s mp4`);
-  console.log(`load: ${completed}/${REQUESTS} completed in ${seconds(wallMs)}: ${(completed / (wallMs / 1000)).toFixed(2)} renders/s (${((completed / wallMs) * 60_000).toFixed(1)} per minute)`);
+  console.log(
+    `load: ${REQUESTS} requests (${outcomes.filter((o) => o.via === "stream").length} streams, ${outcomes.filter((o) => o.via === "poll").length} polled), limit ${LIMIT}, 320x180 0.5 s mp4`,
+  );
+  console.log(
+    `load: ${completed}/${REQUESTS} completed in ${seconds(wallMs)}: ${(completed / (wallMs / 1000)).toFixed(2)} renders/s (${((completed / wallMs) * 60_000).toFixed(1)} per minute)`,
+  );
   console.log(`load: wait for a slot p50 ${seconds(percentile(waits, 50))}, p95 ${seconds(percentile(waits, 95))}, max ${seconds(Math.max(...waits))}`);
-  console.log(`load: render time p50 ${seconds(percentile(renders, 50))}, p95 ${seconds(percentile(renders, 95))}; ${samples} queue samples consistent: ${problems.length === 0 ? "yes" : "no"}`);
+  console.log(
+    `load: render time p50 ${seconds(percentile(renders, 50))}, p95 ${seconds(percentile(renders, 95))}; ${samples} queue samples consistent: ${problems.length === 0 ? "yes" : "no"}`,
+  );
   if (problems.length > 0) {
     for (const text of problems) console.error(`load: FAIL ${text}`);
     process.exit(1);

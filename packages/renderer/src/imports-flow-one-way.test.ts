@@ -105,7 +105,9 @@ describe("imports flow one way", () => {
   it("the plan's types are declared in the plan stage", () => {
     const planTypes = readFileSync(join(root, "2-plan", "render-plan.ts"), "utf8");
     expect(planTypes).not.toMatch(/from "\.\.\/1-load\//);
-    const declaredInLoad = sourceFiles(join(root, "1-load")).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/export (?:interface|type) (\w+)/g)].map((match) => match[1]!));
+    const declaredInLoad = sourceFiles(join(root, "1-load")).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/export (?:interface|type) (\w+)/g)].map((match) => match[1]!),
+    );
     expect(declaredInLoad.filter((name) => /(Plan|Settings)$/.test(name))).toEqual([]);
   });
 

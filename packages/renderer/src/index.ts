@@ -8,7 +8,16 @@ export { snapshot, type SnapshotRequest } from "./render/snapshot.js";
 export { loadPageFacts, type PageFacts, type PageMedia } from "./render/page-facts.js";
 export type { LoadRequest } from "./1-load/load-composition.js";
 // The events render() emits, as core declares them.
-export type { RenderEvent, RenderStartedEvent, RenderProgressEvent, RenderWarningEvent, RenderFinishedEvent, RenderFailedEvent, FrameStats, HistoryPath } from "@compose/core";
+export type {
+  RenderEvent,
+  RenderStartedEvent,
+  RenderProgressEvent,
+  RenderWarningEvent,
+  RenderFinishedEvent,
+  RenderFailedEvent,
+  FrameStats,
+  HistoryPath,
+} from "@compose/core";
 export { RenderError, type RenderErrorCode } from "./common/render-error.js";
 export { DEFAULT_LIMITS, type RenderLimits } from "./1-load/composition/render-limits.js";
 export { narrower, ruleOnConnection, type NetworkPolicy, type OperatorNetworkPolicy, type Ruling } from "./web/network-policy.js";

@@ -31,10 +31,7 @@ describe("clip visibility", () => {
   const IDS = ["intro", "intro-child", "next", "open-ended", "styled", "styled-child", "scripted", "video", "untimed"];
 
   async function visible(page: Page): Promise<string[]> {
-    return page.evaluate(
-      (ids) => ids.filter((id) => getComputedStyle(document.getElementById(id)!).visibility === "visible"),
-      IDS,
-    );
+    return page.evaluate((ids) => ids.filter((id) => getComputedStyle(document.getElementById(id)!).visibility === "visible"), IDS);
   }
 
   it("shows each clip in [start, start + duration), resolving relative starts on the live DOM", async () => {
@@ -77,10 +74,9 @@ describe("clip visibility", () => {
     });
     await page.close();
 
-    const declared = await harness.open(
-      `<div data-composition-id="d" data-width="640" data-height="360" data-duration="7"><div data-start="a"></div></div>`,
-      { ready: false },
-    );
+    const declared = await harness.open(`<div data-composition-id="d" data-width="640" data-height="360" data-duration="7"><div data-start="a"></div></div>`, {
+      ready: false,
+    });
     const info = await declared.evaluate(() => window.__compose!.ready());
     expect(info).toMatchObject({ width: 640, height: 360, duration: 7 });
     expect(info.timingErrors.map((error) => error.code)).toEqual(["unknown-reference"]);

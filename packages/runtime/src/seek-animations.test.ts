@@ -59,10 +59,7 @@ const IDS = ["gsap", "gsap-auto", "css", "delayed", "transition", "waapi", "waap
 
 function translations(page: Page): Promise<Record<string, number>> {
   return page.evaluate(
-    (ids) =>
-      Object.fromEntries(
-        ids.map((id) => [id, new DOMMatrix(getComputedStyle(document.getElementById(id)!).transform).m41]),
-      ),
+    (ids) => Object.fromEntries(ids.map((id) => [id, new DOMMatrix(getComputedStyle(document.getElementById(id)!).transform).m41])),
     [...IDS],
   );
 }
@@ -94,7 +91,18 @@ describe("seek(t) drives every animation technique from composition time", () =>
     expectClose(await seek(page, 0), { gsap: 0, "gsap-auto": 0, css: 0, delayed: 0, transition: 0, waapi: 0, "waapi-offset": 50, raf: 0, late: 0, manual: 50 });
     expectClose(await seek(page, 0.5), { gsap: 25, "gsap-auto": 25, css: 25, delayed: 0, transition: 25, waapi: 25, "waapi-offset": 62.5, raf: 25 });
     expectClose(await seek(page, 1.5), { gsap: 75, "gsap-auto": 75, css: 75, delayed: 50, transition: 75, waapi: 75, "waapi-offset": 87.5, raf: 75, late: 25 });
-    expectClose(await seek(page, 3), { gsap: 100, "gsap-auto": 100, css: 100, delayed: 100, transition: 100, waapi: 100, "waapi-offset": 100, raf: 100, late: 100, manual: 50 });
+    expectClose(await seek(page, 3), {
+      gsap: 100,
+      "gsap-auto": 100,
+      css: 100,
+      delayed: 100,
+      transition: 100,
+      waapi: 100,
+      "waapi-offset": 100,
+      raf: 100,
+      late: 100,
+      manual: 50,
+    });
     expect(await page.evaluate(() => window.__compose!.errors)).toEqual([]);
     await page.close();
   });

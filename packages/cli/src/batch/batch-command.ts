@@ -10,14 +10,14 @@ import { planBatch } from "./plan-batch.js";
 import { readRowsFile } from "./read-rows-file.js";
 import { autoBatchConcurrency, runBatch } from "./run-batch.js";
 
-
 export interface BatchCommand extends PreparedRender {
   flags: RenderFlags & { batch: string };
 }
 
 function concurrencyFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 64) throw new UsageError(`--batch-concurrency must be a whole number from 1 to 64 (got ${text})`);
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 64)
+    throw new UsageError(`--batch-concurrency must be a whole number from 1 to 64 (got ${text})`);
   return Number(text);
 }
 

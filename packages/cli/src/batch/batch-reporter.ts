@@ -41,9 +41,13 @@ export function createBatchReporter(options: BatchReporterOptions): BatchReporte
   const capturing = new Map<number, number>();
   let framesDone = 0;
   let rowsDone = 0;
-  const multi = options.interactive && !options.quiet
-    ? new cliProgress.MultiBar({ format: "  {bar} {value}/{total} rows | {rate} fps | {left} left", stream: out, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic)
-    : undefined;
+  const multi =
+    options.interactive && !options.quiet
+      ? new cliProgress.MultiBar(
+          { format: "  {bar} {value}/{total} rows | {rate} fps | {left} left", stream: out, hideCursor: true, clearOnComplete: true },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
   const bar = multi?.create(options.rows, 0, { rate: "0.0", left: "-" });
   const write = (stream: NodeJS.WritableStream, line: string) => (multi && stream === out ? multi.log(`${line}\n`) : stream.write(`${line}\n`));
 

@@ -5,11 +5,9 @@ import { ProjectFileError, readProjectFile } from "@compose/renderer/project";
 import { UsageError } from "../usage-error.js";
 
 /** A batch's rows as its file holds them: JSON values already typed, or a CSV's text cells for the declarations to type. */
-export type RowsFile =
-  | { kind: "json"; rows: BatchRow[] }
-  | { kind: "csv"; rows: Array<{ cells: Record<string, string>; line: number }> };
+export type RowsFile = { kind: "json"; rows: BatchRow[] } | { kind: "csv"; rows: Array<{ cells: Record<string, string>; line: number }> };
 
-const FORMS = "a JSON array of objects (or {\"rows\": [...]}), JSON Lines (one object a line), or CSV with a header row";
+const FORMS = 'a JSON array of objects (or {"rows": [...]}), JSON Lines (one object a line), or CSV with a header row';
 
 function isObject(value: JsonValue | undefined): value is Record<string, JsonValue> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -17,7 +15,10 @@ function isObject(value: JsonValue | undefined): value is Record<string, JsonVal
 
 function rowsOf(values: JsonValue[], lineOf: (index: number) => number | undefined, shown: string): BatchRow[] {
   return values.map((value, index) => {
-    if (!isObject(value)) throw new UsageError(`${shown}: row ${index + 1}${lineOf(index) === undefined ? "" : ` (line ${lineOf(index)})`} must be a JSON object of variable values (got ${Array.isArray(value) ? "an array" : JSON.stringify(value)})`);
+    if (!isObject(value))
+      throw new UsageError(
+        `${shown}: row ${index + 1}${lineOf(index) === undefined ? "" : ` (line ${lineOf(index)})`} must be a JSON object of variable values (got ${Array.isArray(value) ? "an array" : JSON.stringify(value)})`,
+      );
     return { values: value, line: lineOf(index) };
   });
 }

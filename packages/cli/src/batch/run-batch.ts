@@ -17,10 +17,7 @@ export function autoBatchConcurrency(workersPerRow: number, cores = availablePar
   return Math.max(1, Math.min(4, Math.floor(cores / workersPerRow), Math.floor(free / (workersPerRow * MEMORY_PER_WORKER))));
 }
 
-export type RowOutcome =
-  | { status: "done"; sizeBytes: number }
-  | { status: "skipped" }
-  | { status: "failed"; code: string; message: string };
+export type RowOutcome = { status: "done"; sizeBytes: number } | { status: "skipped" } | { status: "failed"; code: string; message: string };
 
 export interface BatchRequest {
   plan: BatchPlan;

@@ -51,7 +51,8 @@ export function recommend(runs: BenchmarkRun[], machine: { cores: number; totalM
         ? `--workers ${workers}: the fastest capture measured (${chosen.framesPerSecond.toFixed(1)} fps)`
         : `--workers ${workers}: ${chosen.framesPerSecond.toFixed(1)} fps, within ${Math.round((1 - NEAR_BEST) * 100)}% of the fastest (${best.toFixed(1)} fps with ${fastest.workers}) with fewer browsers`,
     );
-    if (fitting.length < runs.length) reasons.push(`runs whose peak memory exceeded ${Math.round(MEMORY_SHARE * 100)}% of ${gib(machine.totalMemoryBytes)} were left out`);
+    if (fitting.length < runs.length)
+      reasons.push(`runs whose peak memory exceeded ${Math.round(MEMORY_SHARE * 100)}% of ${gib(machine.totalMemoryBytes)} were left out`);
   }
 
   const range = concurrencyRange(machine.cores);

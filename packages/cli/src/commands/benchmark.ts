@@ -51,85 +51,83 @@ export function registerBenchmark(program: Command): void {
   // The slice has no output path to take its format from: the declared default is the default.
   const renderOptions = [...flagOptions("fps"), ...flagOptions("format", describeDefault(RENDER_OPTIONS.format.default)), ...flagOptions("quality")];
   for (const option of renderOptions) command.addOption(option);
-  command
-    .option("--json", "print the results as JSON")
-    .action(async (pathArg: string, flags: BenchmarkFlags) => {
-      const cores = availableParallelism();
-      const seconds = parseSeconds(flags.seconds);
-      const workerCounts = parseWorkerList(flags.workers, cores);
-      const base = await renderOptionsFromFlags({ fps: flags.fps, format: flags.format, quality: flags.quality });
-      const settings = renderSettingsFromEnvironment(process.env);
-      const entry = await resolveCompositionEntry(pathArg);
-      // Loaded here: the browser driver would slow every other command's start.
-      const { render, RenderError } = await import("@compose/renderer");
+  command.option("--json", "print the results as JSON").action(async (pathArg: string, flags: BenchmarkFlags) => {
+    const cores = availableParallelism();
+    const seconds = parseSeconds(flags.seconds);
+    const workerCounts = parseWorkerList(flags.workers, cores);
+    const base = await renderOptionsFromFlags({ fps: flags.fps, format: flags.format, quality: flags.quality });
+    const settings = renderSettingsFromEnvironment(process.env);
+    const entry = await resolveCompositionEntry(pathArg);
+    // Loaded here: the browser driver would slow every other command's start.
+    const { render, RenderError } = await import("@compose/renderer");
 
-      const controller = new AbortController();
-      const interrupt = () => controller.abort();
-      process.once("SIGINT", interrupt);
-      process.once("SIGTERM", interrupt);
-      const outputDir = await mkdtemp(join(tmpdir(), "compose-benchmark-"));
-      const runs: BenchmarkRun[] = [];
-      const warnings = new Set<string>();
-      let started: RenderStartedEvent | undefined;
-      const requested = { start: 0, end: Math.max(1, Math.round(seconds * base.fps)) };
-      try {
-        for (const workers of workerCounts) {
-          const options: RenderOptions = { ...base, workers };
-          process.stderr.write(`compose benchmark: ${plural(workers, "worker")}... `);
-          const output = join(outputDir, `workers-${workers}${outputExtension(options.format)}`);
-          const memory = samplePeakMemory();
-          let finished: RenderFinishedEvent;
-          let peak: number;
-          try {
-            finished = await render(
-              { composition: entry.file, output, options, frames: requested, ...settings },
-              {
-                signal: controller.signal,
-                onEvent: (event: RenderEvent) => {
-                  if (event.type === "started") started = event;
-                  if (event.type === "warning") warnings.add(`${event.code}: ${event.message}`);
-                },
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once("SIGINT", interrupt);
+    process.once("SIGTERM", interrupt);
+    const outputDir = await mkdtemp(join(tmpdir(), "compose-benchmark-"));
+    const runs: BenchmarkRun[] = [];
+    const warnings = new Set<string>();
+    let started: RenderStartedEvent | undefined;
+    const requested = { start: 0, end: Math.max(1, Math.round(seconds * base.fps)) };
+    try {
+      for (const workers of workerCounts) {
+        const options: RenderOptions = { ...base, workers };
+        process.stderr.write(`compose benchmark: ${plural(workers, "worker")}... `);
+        const output = join(outputDir, `workers-${workers}${outputExtension(options.format)}`);
+        const memory = samplePeakMemory();
+        let finished: RenderFinishedEvent;
+        let peak: number;
+        try {
+          finished = await render(
+            { composition: entry.file, output, options, frames: requested, ...settings },
+            {
+              signal: controller.signal,
+              onEvent: (event: RenderEvent) => {
+                if (event.type === "started") started = event;
+                if (event.type === "warning") warnings.add(`${event.code}: ${event.message}`);
               },
-            );
-          } finally {
-            // Sampling stops whatever happened.
-            peak = memory.stop();
-          }
-          runs.push({
-            workers,
-            frames: finished.frames,
-            framesPerSecond: finished.frames / Math.max(0.001, finished.captureMs / 1000),
-            wallMs: finished.elapsedMs,
-            captureMs: finished.captureMs,
-            peakMemoryBytes: peak,
-          });
-          process.stderr.write(`${runs.at(-1)!.framesPerSecond.toFixed(1)} frames/s, ${(finished.elapsedMs / 1000).toFixed(2)} s\n`);
-          await rm(output, { recursive: true, force: true });
+            },
+          );
+        } finally {
+          // Sampling stops whatever happened.
+          peak = memory.stop();
         }
-      } catch (error) {
-        if (!(error instanceof RenderError)) throw error;
-        process.stderr.write(`\nerror: ${error.message}\n`);
-        process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
-        return;
-      } finally {
-        process.off("SIGINT", interrupt);
-        process.off("SIGTERM", interrupt);
-        await rm(outputDir, { recursive: true, force: true });
+        runs.push({
+          workers,
+          frames: finished.frames,
+          framesPerSecond: finished.frames / Math.max(0.001, finished.captureMs / 1000),
+          wallMs: finished.elapsedMs,
+          captureMs: finished.captureMs,
+          peakMemoryBytes: peak,
+        });
+        process.stderr.write(`${runs.at(-1)!.framesPerSecond.toFixed(1)} frames/s, ${(finished.elapsedMs / 1000).toFixed(2)} s\n`);
+        await rm(output, { recursive: true, force: true });
       }
-      for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
+    } catch (error) {
+      if (!(error instanceof RenderError)) throw error;
+      process.stderr.write(`\nerror: ${error.message}\n`);
+      process.exitCode = error.code === "cancelled" ? EXIT_INTERRUPTED : 1;
+      return;
+    } finally {
+      process.off("SIGINT", interrupt);
+      process.off("SIGTERM", interrupt);
+      await rm(outputDir, { recursive: true, force: true });
+    }
+    for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
 
-      const machine = { cores, totalMemoryBytes: totalmem() };
-      const frames = runs[0]?.frames ?? 0;
-      const result: BenchmarkResult = {
-        composition: { id: started?.composition ?? entry.name, file: entry.file, width: started?.width ?? 0, height: started?.height ?? 0 },
-        slice: { startFrame: requested.start, endFrame: requested.start + frames, frames, seconds: frames / base.fps },
-        fps: base.fps,
-        format: base.format,
-        quality: base.quality,
-        machine,
-        runs,
-        recommended: recommend(runs, machine),
-      };
-      process.stdout.write(flags.json ? formatBenchmarkJson(result) : formatBenchmarkText(result));
-    });
+    const machine = { cores, totalMemoryBytes: totalmem() };
+    const frames = runs[0]?.frames ?? 0;
+    const result: BenchmarkResult = {
+      composition: { id: started?.composition ?? entry.name, file: entry.file, width: started?.width ?? 0, height: started?.height ?? 0 },
+      slice: { startFrame: requested.start, endFrame: requested.start + frames, frames, seconds: frames / base.fps },
+      fps: base.fps,
+      format: base.format,
+      quality: base.quality,
+      machine,
+      runs,
+      recommended: recommend(runs, machine),
+    };
+    process.stdout.write(flags.json ? formatBenchmarkJson(result) : formatBenchmarkText(result));
+  });
 }

@@ -25,17 +25,20 @@ export function registerDocker(program: Command): void {
   const docker = program.command("docker").description("Container mode's image: build it (docs/container.md).");
   docker
     .command("build")
-    .description(
-      "Build the image compose render --docker renders in, label it with the versions it holds and tag it by their digest; prints the tag.",
-    )
+    .description("Build the image compose render --docker renders in, label it with the versions it holds and tag it by their digest; prints the tag.")
     .option("--base-image <image>", "any Debian 12 image the engine has or can pull (default: the Dockerfile's pinned debian:bookworm slim)")
     .addOption(
-      new Option("--archive <archive>", "snapshot: the Dockerfile's dated snapshot.debian.org and exact versions; current: whatever Debian's archive has now")
-        .default("snapshot"),
+      new Option(
+        "--archive <archive>",
+        "snapshot: the Dockerfile's dated snapshot.debian.org and exact versions; current: whatever Debian's archive has now",
+      ).default("snapshot"),
     )
     .option("--debian-mirror <url>", "where the archive is served: a mirror of snapshot.debian.org (--archive snapshot) or of deb.debian.org (current)")
     .option("--npm-registry <url>", "the npm registry Node.js, npm and the lock file's packages come from (default: https://registry.npmjs.org)")
-    .option("--ca-certificates <file>", "certificate authorities the build's downloads trust, not kept in the image (default: the host's /etc/ssl/certs/ca-certificates.crt, when present)")
+    .option(
+      "--ca-certificates <file>",
+      "certificate authorities the build's downloads trust, not kept in the image (default: the host's /etc/ssl/certs/ca-certificates.crt, when present)",
+    )
     .action(async (flags: BuildFlags) => {
       if (!(ARCHIVES as readonly string[]).includes(flags.archive)) {
         throw new UsageError(`--archive ${JSON.stringify(flags.archive)} is not one of ${ARCHIVES.join(", ")}`);

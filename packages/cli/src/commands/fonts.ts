@@ -42,7 +42,9 @@ export function registerFonts(program: Command): void {
         process.stderr.write(`error: npm could not install ${packages.join(" ")}: check the family names (Google Fonts names such as "Space Mono")\n`);
         process.exitCode = 1;
       } else {
-        process.stdout.write(`Added ${packages.join(", ")} to ${dir}: renders of this project draw ${families.length > 1 ? "these families" : "this family"} from it, offline.\n`);
+        process.stdout.write(
+          `Added ${packages.join(", ")} to ${dir}: renders of this project draw ${families.length > 1 ? "these families" : "this family"} from it, offline.\n`,
+        );
       }
     });
 }

@@ -10,7 +10,9 @@ const DEFAULT_TEMPLATE = "blank";
 export function registerInit(program: Command): void {
   program
     .command("init")
-    .description("Start a project from a template: its composition, a package.json with its fonts and libraries, a .gitignore, and AGENTS.md (the composition rules, for coding agents). In a folder that holds a project already, only adds AGENTS.md.")
+    .description(
+      "Start a project from a template: its composition, a package.json with its fonts and libraries, a .gitignore, and AGENTS.md (the composition rules, for coding agents). In a folder that holds a project already, only adds AGENTS.md.",
+    )
     .argument("[dir]", "a new or empty directory", ".")
     .option("-t, --template <name>", "the template to start from (--list shows them)", DEFAULT_TEMPLATE)
     .option("--list", "list the templates")
@@ -26,9 +28,12 @@ export function registerInit(program: Command): void {
       const target = await inspectTarget(dir, dirArg);
       if (target.kind === "project") {
         const holds = `${dirArg} holds a project already (${target.marker})`;
-        if (command.getOptionValueSource("template") !== "default") throw new UsageError(`${holds}: --template writes a new project, into a new or empty directory`);
+        if (command.getOptionValueSource("template") !== "default")
+          throw new UsageError(`${holds}: --template writes a new project, into a new or empty directory`);
         const wrote = await writeAgentsFile(dir);
-        process.stdout.write(wrote ? `${holds}: wrote AGENTS.md only (the composition rules, for coding agents)\n` : `${holds} and its AGENTS.md: nothing written\n`);
+        process.stdout.write(
+          wrote ? `${holds}: wrote AGENTS.md only (the composition rules, for coding agents)\n` : `${holds} and its AGENTS.md: nothing written\n`,
+        );
         return;
       }
       const written = await writeProject(dir, template);

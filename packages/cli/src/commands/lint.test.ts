@@ -41,7 +41,10 @@ const FIXTURES: Record<string, string | Buffer> = {
     ].join("\n"),
   ),
   "project/card.html": `<template id="card">\n  <div data-composition-id="card" data-width="320" data-height="180" data-duration="2"\n       data-composition-variables='[{"id": "title", "type": "string", "label": "Title", "default": "Hi"}]'>\n    <img src="data:image/png;base64,iVBORw0KGgo=" data-start="0" data-duration="2">\n  </div>\n</template>\n`,
-  "project/scenes/outro.html": page(`<p id="end" data-start="0" data-duration="1"></p>`, ` data-composition-variables='[{"id": "size", "type": "number", "label": "Size", "default": 9, "max": 4}]'`),
+  "project/scenes/outro.html": page(
+    `<p id="end" data-start="0" data-duration="1"></p>`,
+    ` data-composition-variables='[{"id": "size", "type": "number", "label": "Size", "default": 9, "max": 4}]'`,
+  ),
   "warnings/index.html": page('<img src="data:image/gif;base64,R0lGOD" data-start="0" data-duration="1">'),
   "cycle/index.html": page('<div data-composition-id="a" data-composition-src="a.html"></div>'),
   "cycle/a.html": page('<div data-composition-id="b" data-composition-src="b.html"></div>'),
@@ -148,7 +151,11 @@ describe.concurrent("compose lint", () => {
 
   it.each([
     ["missing", ["lint", "nowhere"], "error: nowhere does not exist; give a composition directory (with an index.html) or an HTML file\n"],
-    ["no index.html", ["lint", "no-index"], "error: no-index is a directory without an index.html; give a composition directory (with an index.html) or an HTML file\n"],
+    [
+      "no index.html",
+      ["lint", "no-index"],
+      "error: no-index is a directory without an index.html; give a composition directory (with an index.html) or an HTML file\n",
+    ],
     ["binary", ["lint", "binary.html"], "error: binary.html is a binary file (it contains NUL bytes), not an HTML composition\n"],
     ["unknown option", ["lint", "clean", "--fix"], "error: unknown option '--fix'\n"],
   ])("refuses a %s path or flag with one line and exit 2", async (_, args, stderr) => {

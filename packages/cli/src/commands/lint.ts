@@ -9,7 +9,14 @@ export function registerLint(program: Command): void {
     .description("Check a composition's variable declarations, timing and sub-compositions.")
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--json", "print the findings as JSON")
-    .addOption(new Option("--network <mode>", "the network the render will have: with none, every remote URL the project's packages do not answer is reported as refused").choices([...NETWORK_MODES]).default("public"))
+    .addOption(
+      new Option(
+        "--network <mode>",
+        "the network the render will have: with none, every remote URL the project's packages do not answer is reported as refused",
+      )
+        .choices([...NETWORK_MODES])
+        .default("public"),
+    )
     .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
       const { findings, files, errors } = await lintPath(pathArg, options.network);

@@ -33,7 +33,9 @@ async function previewEntry(pathArg: string): Promise<{ file: string; pathIsFold
 export function registerPreview(program: Command): void {
   program
     .command("preview")
-    .description("Preview a composition in the browser: a timeline, scrubbing and playing frame by frame, its variables, lint findings, and rendering from the page.")
+    .description(
+      "Preview a composition in the browser: a timeline, scrubbing and playing frame by frame, its variables, lint findings, and rendering from the page.",
+    )
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--port <port>", `port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT_PORT}, or the next free one)`)
     .action(async (pathArg: string, flags: { port?: string }) => {

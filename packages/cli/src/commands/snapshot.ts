@@ -10,7 +10,9 @@ import { UsageError } from "../usage-error.js";
 export function registerSnapshot(program: Command): void {
   const command = program
     .command("snapshot")
-    .description("Capture moments of a composition as one PNG contact sheet, each frame labelled with its time and number, as render captures them (one page load, one capture a moment).")
+    .description(
+      "Capture moments of a composition as one PNG contact sheet, each frame labelled with its time and number, as render captures them (one page load, one capture a moment).",
+    )
     .argument("[path]", "composition directory (its index.html) or HTML file", ".")
     .option("--at <seconds>", "the moments, as times in seconds separated by commas: 0,1.5,3 (each taken at its nearest frame)")
     .option("--count <n>", `n moments spread evenly from the first frame to the last (default: ${DEFAULT_MOMENT_COUNT}, without --at)`)

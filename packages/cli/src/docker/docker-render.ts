@@ -48,7 +48,9 @@ async function chooseImage(requested: string | undefined): Promise<{ tag: string
   if (build.built) return { tag: build.image.tag };
   if (build.failure === undefined) return { code: build.code };
   return {
-    code: fail(`docker: building the image with the pinned versions failed: ${build.failure}; ${unreachableSourcesHint(plan)}, then render with --image and the tag it prints`),
+    code: fail(
+      `docker: building the image with the pinned versions failed: ${build.failure}; ${unreachableSourcesHint(plan)}, then render with --image and the tag it prints`,
+    ),
   };
 }
 

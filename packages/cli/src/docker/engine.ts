@@ -71,10 +71,7 @@ export function installDockerFix(manager: PackageManager): string {
 }
 
 /** What is wrong and the step that fixes it, worded once for doctor and render --docker. */
-export function describeEngineProblem(
-  status: Exclude<DockerEngineStatus, { state: "ready" }>,
-  manager: PackageManager,
-): { problem: string; fix: string } {
+export function describeEngineProblem(status: Exclude<DockerEngineStatus, { state: "ready" }>, manager: PackageManager): { problem: string; fix: string } {
   if (status.state === "no-client") {
     return { problem: "the docker command was not found on PATH", fix: installDockerFix(manager) };
   }

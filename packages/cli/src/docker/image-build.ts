@@ -81,7 +81,8 @@ export async function buildImage(plan: ImageBuildPlan): Promise<BuildResult> {
   try {
     const read = await runTool("docker", ["run", "--rm", "--network=none", "--entrypoint=cat", unlabelled, "/compose/versions"], 60_000);
     const versions = read.code === 0 ? parseVersionsFile(read.stdout) : undefined;
-    if (versions === undefined) return fail(`the image built from ${plan.root} lists no versions in /compose/versions (${firstLine(read.stderr) || `exit code ${read.code}`})`);
+    if (versions === undefined)
+      return fail(`the image built from ${plan.root} lists no versions in /compose/versions (${firstLine(read.stderr) || `exit code ${read.code}`})`);
     const labels = imageLabels(versions, isPinnedBuild(plan));
     const tag = imageTagOf(labels);
     const label = await runDocker(["build", "--quiet", ...Object.entries(labels).map(([name, value]) => `--label=${name}=${value}`), `--tag=${tag}`, "-"], {

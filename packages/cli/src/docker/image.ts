@@ -23,7 +23,9 @@ export function repositoryRoot(): string {
  */
 export function lockDigest(root: string = repositoryRoot()): string | undefined {
   try {
-    return `sha256:${createHash("sha256").update(readFileSync(join(root, "package-lock.json"))).digest("hex")}`;
+    return `sha256:${createHash("sha256")
+      .update(readFileSync(join(root, "package-lock.json")))
+      .digest("hex")}`;
   } catch {
     return undefined;
   }
@@ -59,7 +61,14 @@ export async function listImages(): Promise<LocalImage[]> {
     30_000,
   );
   if (!run.started || run.code !== 0) return [];
-  const tags = [...new Set(run.stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.endsWith(":<none>")))];
+  const tags = [
+    ...new Set(
+      run.stdout
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "" && !line.endsWith(":<none>")),
+    ),
+  ];
   const images = await Promise.all(tags.map(inspectImage));
   return images.filter((image): image is LocalImage => image !== undefined);
 }

@@ -50,7 +50,9 @@ describe("ffmpeg and its encoders", () => {
   });
 
   it("parses ffmpeg -encoders", () => {
-    const names = parseEncoderNames("Encoders:\n V..... = Video\n A..... = Audio\n ------\n V....D libx264              libx264 H.264\n A....D aac                  AAC\n");
+    const names = parseEncoderNames(
+      "Encoders:\n V..... = Video\n A..... = Audio\n ------\n V....D libx264              libx264 H.264\n A....D aac                  AAC\n",
+    );
     expect([...names]).toEqual(["libx264", "aac"]);
   });
 
@@ -100,7 +102,16 @@ describe("the report", () => {
       { id: "c", name: "gamma", status: "warn" as const, detail: "meh", fix: "do it" },
     ];
     expect(formatDoctorText(checks)).toBe(
-      ["✓ alpha  fine", "✗ beta   missing", "         fix: sudo apt-get install beta", "! gamma  meh", "         fix: do it", "", "1 check failed (1 warning): compose render needs it fixed.", ""].join("\n"),
+      [
+        "✓ alpha  fine",
+        "✗ beta   missing",
+        "         fix: sudo apt-get install beta",
+        "! gamma  meh",
+        "         fix: do it",
+        "",
+        "1 check failed (1 warning): compose render needs it fixed.",
+        "",
+      ].join("\n"),
     );
     expect(summarize(checks)).toEqual({ ok: false, passed: 1, warnings: 1, failed: 1 });
   });
@@ -119,7 +130,11 @@ describe("the docker line's images", () => {
     "debian-packages": "sha256:2934",
   };
   const pinned = { tag: "compose-render:aaaa", versions, pinned: true };
-  const current = { tag: "compose-render:bbbb", versions: { ...versions, archive: "current", browser: "chromium-headless-shell 156.0.8078.108-1~deb12u1" }, pinned: false };
+  const current = {
+    tag: "compose-render:bbbb",
+    versions: { ...versions, archive: "current", browser: "chromium-headless-shell 156.0.8078.108-1~deb12u1" },
+    pinned: false,
+  };
 
   it("names the image --docker renders in with what it holds, and the others --image can take", () => {
     expect(describeImages([current, pinned], pinned)).toBe(

@@ -179,7 +179,9 @@ export function describeImages(images: LocalImage[], pinned: LocalImage | undefi
     ? `renders in ${pinned.tag}: ${describeVersions(pinned.versions)}`
     : "no image with the pinned versions yet: compose render --docker builds one (compose docker build --archive current builds from Debian's current archive)";
   const others = images.flatMap(({ tag, versions }) =>
-    tag === pinned?.tag || versions === undefined ? [] : [`${tag} (${versions.archive === "current" ? "current archive" : versions.archive}, ${versions.browser})`],
+    tag === pinned?.tag || versions === undefined
+      ? []
+      : [`${tag} (${versions.archive === "current" ? "current archive" : versions.archive}, ${versions.browser})`],
   );
   return others.length === 0 ? used : `${used}; with --image: ${others.join(", ")}`;
 }
@@ -269,7 +271,10 @@ export async function checkDisk(context: DoctorContext): Promise<CheckResult> {
   const measured = await Promise.all(places.map(async (path) => ({ path, free: await freeBytes(path) })));
   const known = measured.filter((place): place is { path: string; free: number } => place.free !== undefined);
   const detail = known.map(({ path, free }) => `${formatBytes(free)} free in ${path}`).join(", ") || "free space unknown";
-  const lowest = known.reduce<{ path: string; free: number } | undefined>((low, place) => (low === undefined || place.free < low.free ? place : low), undefined);
+  const lowest = known.reduce<{ path: string; free: number } | undefined>(
+    (low, place) => (low === undefined || place.free < low.free ? place : low),
+    undefined,
+  );
   if (lowest === undefined) return { ...base, status: "warn", detail, fix: "check free space with df -h" };
   const fix = `free space in ${lowest.path}${lowest.path === context.tempDir ? " (or point TMPDIR at a larger disk)" : ""}`;
   if (lowest.free < DISK_FAIL_BYTES) return { ...base, status: "fail", detail: `${detail}: too little for the frames and chunks of a render`, fix };

@@ -32,9 +32,7 @@ export function formatDoctorText(checks: CheckResult[], colour = false): string 
   const warned = warnings === 0 ? "" : ` (${plural(warnings, "warning")})`;
   lines.push("");
   lines.push(
-    failed === 0
-      ? `Ready to render${warned}.`
-      : `${plural(failed, "check")} failed${warned}: compose render needs ${failed === 1 ? "it" : "them"} fixed.`,
+    failed === 0 ? `Ready to render${warned}.` : `${plural(failed, "check")} failed${warned}: compose render needs ${failed === 1 ? "it" : "them"} fixed.`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -31,7 +31,13 @@ export function runTool(program: string, args: string[], timeoutMs = 10_000): Pr
 
 /** Where `program` resolves on PATH (or itself when it is a path), if it is an executable file there. */
 export function whichSync(program: string, pathVariable = process.env.PATH ?? ""): string | undefined {
-  const candidates = isAbsolute(program) || program.includes("/") ? [program] : pathVariable.split(delimiter).filter(Boolean).map((dir) => join(dir, program));
+  const candidates =
+    isAbsolute(program) || program.includes("/")
+      ? [program]
+      : pathVariable
+          .split(delimiter)
+          .filter(Boolean)
+          .map((dir) => join(dir, program));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -45,5 +51,10 @@ export function whichSync(program: string, pathVariable = process.env.PATH ?? ""
 
 /** The first non-empty line of a text, trimmed. */
 export function firstLine(text: string): string {
-  return text.split("\n").map((line) => line.trim()).find(Boolean) ?? "";
+  return (
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .find(Boolean) ?? ""
+  );
 }

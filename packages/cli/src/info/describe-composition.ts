@@ -45,12 +45,28 @@ function sourceMedia(metadata: CompositionMetadata): CompositionInfoReport["medi
   return metadata.media.flatMap((media) =>
     media.kind === "img"
       ? []
-      : [{ kind: media.kind, id: media.id ?? null, src: media.src ?? null, start: media.start ?? null, duration: media.duration ?? null, audio: media.hasAudio ?? null }],
+      : [
+          {
+            kind: media.kind,
+            id: media.id ?? null,
+            src: media.src ?? null,
+            start: media.start ?? null,
+            duration: media.duration ?? null,
+            audio: media.hasAudio ?? null,
+          },
+        ],
   );
 }
 
 function pageMedia(page: PageFacts): CompositionInfoReport["media"] {
-  return page.media.map((media) => ({ kind: media.kind, id: media.id ?? null, src: media.src || null, start: media.start ?? null, duration: media.duration ?? null, audio: media.audible }));
+  return page.media.map((media) => ({
+    kind: media.kind,
+    id: media.id ?? null,
+    src: media.src || null,
+    start: media.start ?? null,
+    duration: media.duration ?? null,
+    audio: media.audible,
+  }));
 }
 
 /**
@@ -75,12 +91,13 @@ export async function describeComposition(request: DescribeRequest): Promise<Des
   const loaded = wanted === undefined ? undefined : await runningPageFacts(request, warnings);
   const page = loaded === undefined || "error" in loaded ? undefined : loaded;
   const pageError = loaded !== undefined && "error" in loaded ? loaded.error : undefined;
-  const reason = pageError !== undefined
-    ? `loading it failed: ${pageError}`
-    : (wanted ??
-      (!isComposition
-        ? "the file holds no composition element (compose lint says why)"
-        : `the source gives the duration (${metadata.durationSource === "data-duration" ? "data-duration" : "the end of its last timed element"}) and every media element's src`));
+  const reason =
+    pageError !== undefined
+      ? `loading it failed: ${pageError}`
+      : (wanted ??
+        (!isComposition
+          ? "the file holds no composition element (compose lint says why)"
+          : `the source gives the duration (${metadata.durationSource === "data-duration" ? "data-duration" : "the end of its last timed element"}) and every media element's src`));
   // A duration the source does not settle is only the page's to give.
   const duration = page ? page.duration : source.pageNeeded === undefined ? metadata.duration : undefined;
   const durationSource = page ? page.durationSource : source.pageNeeded === undefined ? metadata.durationSource : undefined;

@@ -24,7 +24,8 @@ export async function describePath(pathArg: string, flags: InfoFlags): Promise<P
   if (found.kind === "no-index") {
     const { folderListing } = await import("./folder-listing.js");
     const listing = await folderListing(resolve(pathArg), pathArg);
-    if (listing.compositions.length === 0) throw new UsageError(`${pathArg} is a directory without an index.html, and no HTML file in it or one folder down holds a composition`);
+    if (listing.compositions.length === 0)
+      throw new UsageError(`${pathArg} is a directory without an index.html, and no HTML file in it or one folder down holds a composition`);
     return { report: listing };
   }
   const entry = await resolveCompositionEntry(pathArg);

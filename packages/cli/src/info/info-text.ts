@@ -48,10 +48,7 @@ function networkLines(report: CompositionInfoReport): string[] {
   const { mode, allowHosts, urls } = report.network;
   const policy = `--network ${mode}${allowHosts.map((host) => ` --allow-host ${host}`).join("")}`;
   const answers = { project: "served by the project's packages", allowed: "allowed", refused: "refused" };
-  return [
-    policy,
-    ...urls.map((url) => `${url.url}: ${answers[url.answer]}${url.reason === null ? "" : ` (${url.reason})`}, from ${url.file} ${url.what}`),
-  ];
+  return [policy, ...urls.map((url) => `${url.url}: ${answers[url.answer]}${url.reason === null ? "" : ` (${url.reason})`}, from ${url.file} ${url.what}`)];
 }
 
 /** `compose info` as a person reads it: one line a fact, sections aligned. */
@@ -78,7 +75,10 @@ export function formatFolderText(report: FolderInfoReport): string {
   const width = Math.max(0, ...report.compositions.map((composition) => composition.file.length));
   const lines = [
     `${report.folder} has no index.html; ${plural(report.compositions.length, "composition")} in it:`,
-    ...report.compositions.map(({ file, id, width: w, height, duration }) => `  ${file.padEnd(width)}  ${id}  ${size(w, height)}  ${duration === null ? "duration from its page" : seconds(duration)}`),
+    ...report.compositions.map(
+      ({ file, id, width: w, height, duration }) =>
+        `  ${file.padEnd(width)}  ${id}  ${size(w, height)}  ${duration === null ? "duration from its page" : seconds(duration)}`,
+    ),
   ];
   return `${lines.map(printable).join("\n")}\n`;
 }

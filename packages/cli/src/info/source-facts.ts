@@ -35,7 +35,8 @@ export function durationUnsettled(metadata: CompositionMetadata): string | undef
   if (media) return `no data-duration, and ${named(media.kind, media.id, index)} plays for its file's length, which the page's media probe tells`;
   const host = metadata.instances.find((instance) => instance.duration === undefined);
   if (host) return `no data-duration, and instance "${host.id ?? host.src}" lasts as long as ${host.src}, whose duration the source does not settle`;
-  if (metadata.duration === undefined) return "no data-duration and no timed element ends at a time the source gives: the longest registered GSAP timeline decides, which only the page knows";
+  if (metadata.duration === undefined)
+    return "no data-duration and no timed element ends at a time the source gives: the longest registered GSAP timeline decides, which only the page knows";
   return undefined;
 }
 

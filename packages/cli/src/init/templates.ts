@@ -28,7 +28,10 @@ export interface Template {
 /** Every template: each folder of templates/ with a manifest, by name. */
 export async function listTemplates(): Promise<Template[]> {
   const entries = await readdir(TEMPLATES_DIR, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(names.map(readTemplate));
 }
 

@@ -5,7 +5,13 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ProgressToken, type ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ProgressToken,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import { closestMatch, type RenderFailedEvent } from "@compose/core";
 import { unexpectedErrorLine } from "../unexpected-error.js";
 import { UsageError } from "../usage-error.js";

@@ -83,7 +83,11 @@ export function toolInputs(tool: string, command: Command, omitted: Readonly<Rec
     tool,
     inputs,
     leftOut,
-    schema: { type: "object", properties: { [PATH_INPUT]: path, ...Object.fromEntries(inputs.map((input) => [input.name, input.schema])) }, additionalProperties: false },
+    schema: {
+      type: "object",
+      properties: { [PATH_INPUT]: path, ...Object.fromEntries(inputs.map((input) => [input.name, input.schema])) },
+      additionalProperties: false,
+    },
   };
 }
 
@@ -119,7 +123,10 @@ function flagValueOf(input: Input, value: unknown): string | string[] | boolean 
  * code: the path, and the flags by commander's names for them, with commander's defaults and its
  * refusal of a value outside an option's choices. Whatever is wrong is one UsageError line.
  */
-export function commandArguments(tool: ToolInputs, args: Record<string, unknown> | undefined): { path: string; flags: Record<string, string | string[] | boolean> } {
+export function commandArguments(
+  tool: ToolInputs,
+  args: Record<string, unknown> | undefined,
+): { path: string; flags: Record<string, string | string[] | boolean> } {
   const byName = new Map(tool.inputs.map((input) => [input.name, input]));
   const given = args ?? {};
   for (const name of Object.keys(given)) {

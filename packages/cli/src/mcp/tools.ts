@@ -99,7 +99,9 @@ function commandTool(
 
 /** What the studio lists: a tool of its own, where compose info lists a folder only when it has no index.html. */
 const listCompositionsCommand = new Command("list_compositions")
-  .description("The compositions of a folder, as the studio and compose info list them: each HTML file in it or one folder down that holds a composition, with its id, size and the duration its source gives.")
+  .description(
+    "The compositions of a folder, as the studio and compose info list them: each HTML file in it or one folder down that holds a composition, with its id, size and the duration its source gives.",
+  )
   .argument("[path]", "a folder", ".");
 
 const listCompositions = commandTool("list_compositions", listCompositionsCommand, {}, outputSchema(folderInfoSchema), async (path) => {
@@ -114,21 +116,33 @@ const info = commandTool("info", commandOf(registerInfo), { json: JSON_ALREADY }
   if (pageError === undefined) return jsonResult(report);
   // The facts the source gave still come, after the line the CLI prints on stderr.
   const failure = `the page could not be loaded, so the facts only it knows are missing: ${pageError}`;
-  return { content: [{ type: "text", text: failure }, { type: "text", text: JSON.stringify(report, null, 2) }], isError: true };
+  return {
+    content: [
+      { type: "text", text: failure },
+      { type: "text", text: JSON.stringify(report, null, 2) },
+    ],
+    isError: true,
+  };
 });
 
 const lint = commandTool("lint", commandOf(registerLint), { json: JSON_ALREADY }, outputSchema(lintOutputSchema), async (path, flags) =>
   jsonResult(await lintPath(path, flags.network as NetworkMode)),
 );
 
-const snapshot = commandTool("snapshot", commandOf(registerSnapshot), { json: JSON_ALREADY }, outputSchema(snapshotOutputSchema), async (path, flags, context) => {
-  const warnings: string[] = [];
-  const snapshotFlags = flags as SnapshotFlags;
-  const taken = await takeSnapshot(path, snapshotFlags, { onEvent: collectWarnings(warnings), signal: context.signal });
-  const sheet: ContentBlock[] =
-    snapshotFlags.framesDir === undefined ? [{ type: "image", mimeType: "image/png", data: (await readFile(taken.output)).toString("base64") }] : [];
-  return jsonResult(taken, [...sheet, ...warningBlocks(warnings)]);
-});
+const snapshot = commandTool(
+  "snapshot",
+  commandOf(registerSnapshot),
+  { json: JSON_ALREADY },
+  outputSchema(snapshotOutputSchema),
+  async (path, flags, context) => {
+    const warnings: string[] = [];
+    const snapshotFlags = flags as SnapshotFlags;
+    const taken = await takeSnapshot(path, snapshotFlags, { onEvent: collectWarnings(warnings), signal: context.signal });
+    const sheet: ContentBlock[] =
+      snapshotFlags.framesDir === undefined ? [{ type: "image", mimeType: "image/png", data: (await readFile(taken.output)).toString("base64") }] : [];
+    return jsonResult(taken, [...sheet, ...warningBlocks(warnings)]);
+  },
+);
 
 const render = commandTool(
   "render",
@@ -155,7 +169,12 @@ const render = commandTool(
       signal: context.signal,
       onEvent: (event) => {
         warn(event);
-        if (event.type === "started") context.progress(0, event.totalFrames, `rendering ${event.composition}: ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps`);
+        if (event.type === "started")
+          context.progress(
+            0,
+            event.totalFrames,
+            `rendering ${event.composition}: ${event.totalFrames} frames, ${event.width}x${event.height} at ${event.fps} fps`,
+          );
         if (event.type === "progress") context.progress(event.frame, event.totalFrames, `${event.stage}: ${event.frame} of ${event.totalFrames} frames`);
       },
     });

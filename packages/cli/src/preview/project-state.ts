@@ -1,5 +1,14 @@
 import { dirname, relative } from "node:path";
-import { extractCompositionMetadata, FORMAT_TABLE, FRAME_RATES, isFolderOutput, lintProject, OUTPUT_FORMATS, QUALITY_NAMES, validateRenderOptions } from "@compose/core";
+import {
+  extractCompositionMetadata,
+  FORMAT_TABLE,
+  FRAME_RATES,
+  isFolderOutput,
+  lintProject,
+  OUTPUT_FORMATS,
+  QUALITY_NAMES,
+  validateRenderOptions,
+} from "@compose/core";
 import { countSeverities } from "../terminal/lint-report.js";
 import { readCompositionFile } from "../project/read-composition-file.js";
 import { createSubCompositionResolver, fontFamilyCatalog, projectTextLoader } from "@compose/renderer/project";
@@ -75,7 +84,10 @@ export async function lintEntry(options: { entryFile: string; cwd: string; versi
   };
   try {
     const fonts = await fontFamilyCatalog(dirname(options.entryFile), dirname(entryFile));
-    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems });
+    const findings = await lintProject(entryFile, load, createSubCompositionResolver(dirname(entryFile)), {
+      knownFontFamily: fonts.known,
+      fontPackageProblems: fonts.problems,
+    });
     return { version: options.version, ...countSeverities(findings), files, findings };
   } catch (error) {
     return { version: options.version, errors: 0, warnings: 0, files, findings: [], error: (error as Error).message };

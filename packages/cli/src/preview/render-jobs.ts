@@ -47,7 +47,13 @@ async function rendersFolder(root: string): Promise<string> {
 async function freeOutput(folder: string, stem: string, extension: string, from: number): Promise<string> {
   for (let n = from; ; n++) {
     const output = join(folder, `${stem}-${n}${extension}`);
-    if (!(await access(output).then(() => true, () => false))) return output;
+    if (
+      !(await access(output).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return output;
   }
 }
 
@@ -62,7 +68,8 @@ export function createRenderJobs(options: RenderJobsOptions) {
   async function start(body: unknown, entry: { file: string; name: string }): Promise<StartResult> {
     if (!isPlainObject(body)) return { ok: false, problem: "the request body must be a JSON object of render options" };
     const unknownField = Object.keys(body).find((field) => !(PAGE_FIELDS as readonly string[]).includes(field));
-    if (unknownField !== undefined) return { ok: false, problem: `${unknownField} is not an option of a render from the preview (allowed: ${PAGE_FIELDS.join(", ")})` };
+    if (unknownField !== undefined)
+      return { ok: false, problem: `${unknownField} is not an option of a render from the preview (allowed: ${PAGE_FIELDS.join(", ")})` };
     const { instances, ...fields } = body;
     if (instances !== undefined && !isInstanceValues(instances)) {
       return { ok: false, problem: "instances must map data-composition-id to an object of variable values" };
@@ -71,7 +78,10 @@ export function createRenderJobs(options: RenderJobsOptions) {
     if (!result.ok) return { ok: false, problem: optionsProblemLine(result.problem, (field) => field) };
     const renderOptions = result.options;
     if (isFolderOutput(renderOptions.format)) {
-      return { ok: false, problem: `format ${renderOptions.format} writes a folder of images: render it with compose render; choose ${listed(FILE_FORMATS, "or")} here` };
+      return {
+        ok: false,
+        problem: `format ${renderOptions.format} writes a folder of images: render it with compose render; choose ${listed(FILE_FORMATS, "or")} here`,
+      };
     }
     if (active !== undefined) return { ok: false, busy: true, problem: `render ${active} is running: wait for it to finish or cancel it, then render again` };
 

@@ -33,7 +33,8 @@ export function admitOwnPageOnly(app: FastifyInstance, { host, prefix }: { host:
       throw new HttpError(403, "forbidden-host", `the preview answers requests to this machine's names only (got ${hostName})`);
     }
     if (request.method !== "POST") return;
-    if (!request.url.startsWith(prefix)) throw new HttpError(405, "method-not-allowed", "only the preview's own endpoints accept POST", undefined, { allow: "GET, HEAD" });
+    if (!request.url.startsWith(prefix))
+      throw new HttpError(405, "method-not-allowed", "only the preview's own endpoints accept POST", undefined, { allow: "GET, HEAD" });
     if (!fromOwnPage(request)) throw new HttpError(403, "forbidden-origin", "the preview accepts JSON requests from its own page only");
   });
 }

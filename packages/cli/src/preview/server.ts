@@ -129,7 +129,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (path === undefined || path === null || path === "") return defaultEntry;
     const compositions = await listCompositions(root);
     if (typeof path === "string" && compositions.includes(path)) return join(root, ...path.split("/"));
-    throw new HttpError(400, "invalid-request", `composition must be one of the project's compositions: ${compositions.join(", ")} (got ${JSON.stringify(path)})`, "composition");
+    throw new HttpError(
+      400,
+      "invalid-request",
+      `composition must be one of the project's compositions: ${compositions.join(", ")} (got ${JSON.stringify(path)})`,
+      "composition",
+    );
   };
   /** The path of the render command: as given when it names this entry, else the entry's file, so the command runs as shown. */
   const commandPath = (file: string) => (file === defaultEntry && !options.pathIsFolder ? options.pathArg : relative(options.cwd, file) || file);
@@ -173,7 +178,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     if (!answers.has(key)) {
       const read = name === "state" ? readState(file) : lintEntry({ entryFile: file, cwd: options.cwd, version }).then(withoutPathsInError);
       // A read that failed is tried again on the next request.
-      answers.set(key, read.catch((error: unknown) => (answers.delete(key), Promise.reject(error))));
+      answers.set(
+        key,
+        read.catch((error: unknown) => (answers.delete(key), Promise.reject(error))),
+      );
     }
     return answers.get(key)!;
   };
@@ -198,7 +206,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const fontFiles = new Map<string, Promise<Cacheable | undefined>>();
   const fonts = (name: "fonts.css" | "fonts.js"): Promise<Cacheable | undefined> => {
     const key = `${version} ${name}`;
-    if (!fontFiles.has(key)) fontFiles.set(key, (name === "fonts.css" ? web.defaultFontsCss() : web.projectFontsScript()).then((text) => (text === undefined ? undefined : cacheable(text))));
+    if (!fontFiles.has(key))
+      fontFiles.set(
+        key,
+        (name === "fonts.css" ? web.defaultFontsCss() : web.projectFontsScript()).then((text) => (text === undefined ? undefined : cacheable(text))),
+      );
     return fontFiles.get(key)!;
   };
   const fontsUrl = async (name: "fonts.css" | "fonts.js") => {
@@ -312,7 +324,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         throw requestFailure(error, withoutMachinePaths);
       }
     };
-  const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => app.get(url, { exposeHeadRoute: true }, answering(handler));
+  const get = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) =>
+    app.get(url, { exposeHeadRoute: true }, answering(handler));
   const post = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => app.post(url, answering(handler));
 
   get("/", async (_request, reply) => serveApp(reply, "index.html"));

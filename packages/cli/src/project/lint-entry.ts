@@ -1,6 +1,13 @@
 import { dirname, relative } from "node:path";
 import { lintProject, type AssetReference, type LintFinding, type LintOutput, type NetworkMode } from "@compose/core";
-import { createLocalWeb, createSubCompositionResolver, fontFamilyCatalog, projectAssetCheck, projectTextLoader, type FontCatalog } from "@compose/renderer/project";
+import {
+  createLocalWeb,
+  createSubCompositionResolver,
+  fontFamilyCatalog,
+  projectAssetCheck,
+  projectTextLoader,
+  type FontCatalog,
+} from "@compose/renderer/project";
 import { lintOutput } from "../terminal/lint-report.js";
 import { readCompositionFile } from "./read-composition-file.js";
 import { resolveCompositionEntry, type CompositionEntry } from "./resolve-composition-entry.js";
@@ -21,7 +28,11 @@ export interface LintedEntry {
  * errors, an embedded file's are findings (the project-file rule's among them). `onRemote` hears
  * of every remote URL a file makes the page load.
  */
-export async function lintEntry(entry: CompositionEntry, network: NetworkMode, onRemote?: (file: string, reference: AssetReference) => void): Promise<LintedEntry> {
+export async function lintEntry(
+  entry: CompositionEntry,
+  network: NetworkMode,
+  onRemote?: (file: string, reference: AssetReference) => void,
+): Promise<LintedEntry> {
   // Paths relative to the current directory, so findings and messages print as the user sees them.
   const entryFile = relative(process.cwd(), entry.file);
   const projectDir = dirname(entryFile);
@@ -37,7 +48,11 @@ export async function lintEntry(entry: CompositionEntry, network: NetworkMode, o
   const local = createLocalWeb({ root: dirname(entry.file), parents: true });
   const servedLocally = async (url: string) => (await local.resolve(url)) !== undefined;
   const assets = { check: projectAssetCheck(projectDir), network, onRemote, servedLocally };
-  const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), { knownFontFamily: fonts.known, fontPackageProblems: fonts.problems, assets });
+  const findings = await lintProject(entryFile, load, createSubCompositionResolver(projectDir), {
+    knownFontFamily: fonts.known,
+    fontPackageProblems: fonts.problems,
+    assets,
+  });
   return { findings, files: [...texts.keys()], texts, fonts };
 }
 

@@ -44,7 +44,12 @@ export const FLAGS = {
     // Not passed on: the container renders one composition.
     scopes: ["render"],
   },
-  batchConcurrency: { flag: "--batch-concurrency <n>", help: "with --batch: rows rendered at once", defaultText: "from the cores and memory", scopes: ["render"] },
+  batchConcurrency: {
+    flag: "--batch-concurrency <n>",
+    help: "with --batch: rows rendered at once",
+    defaultText: "from the cores and memory",
+    scopes: ["render"],
+  },
   failFast: { flag: "--fail-fast", help: "with --batch: stop at the first row that fails", default: false, scopes: ["render"] },
   sharedFrames: {
     flag: "--shared-frames",
@@ -53,7 +58,12 @@ export const FLAGS = {
     negatedHelp: "with --batch: capture every frame of every row",
     scopes: ["render"],
   },
-  resume: { flag: "--resume", help: "with --batch: skip rows whose output exists and was made from the same composition files, row and options", default: false, scopes: ["render"] },
+  resume: {
+    flag: "--resume",
+    help: "with --batch: skip rows whose output exists and was made from the same composition files, row and options",
+    default: false,
+    scopes: ["render"],
+  },
   json: {
     flag: "--json",
     help: "write the render's events to stdout as JSON lines, one object a line and nothing else; with --batch each carries its row (docs/agents.md)",
@@ -70,7 +80,12 @@ export const FLAGS = {
   },
   maxFrames: { flag: "--max-frames <n>", help: "frames one render may capture", default: DEFAULT_LIMITS.maxFrames, scopes: EVERYWHERE },
   maxWidth: { flag: "--max-width <px>", help: "output width allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxWidth, scopes: EVERYWHERE },
-  maxHeight: { flag: "--max-height <px>", help: "output height allowed: the composition's times --scale", default: DEFAULT_LIMITS.maxHeight, scopes: EVERYWHERE },
+  maxHeight: {
+    flag: "--max-height <px>",
+    help: "output height allowed: the composition's times --scale",
+    default: DEFAULT_LIMITS.maxHeight,
+    scopes: EVERYWHERE,
+  },
   maxMemory: {
     flag: "--max-memory <size>",
     help: "memory each page's browser may hold (script heap, typed arrays, canvases, images), such as 1G or 512M",

@@ -6,11 +6,7 @@ type Flags = typeof FLAGS;
 /** `video-bitrate` of `--video-bitrate <rate>`, `format` of `-f, --format <format>`. */
 type LongName<Flag> = Flag extends `${string}--${infer Rest}` ? (Rest extends `${infer Name} ${string}` ? Name : Rest) : never;
 type CamelCase<Name> = Name extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Name;
-type FlagValue<Declaration> = Declaration extends { flag: `${string}<${string}` }
-  ? Declaration extends { read: "list" }
-    ? string[]
-    : string
-  : boolean;
+type FlagValue<Declaration> = Declaration extends { flag: `${string}<${string}` } ? (Declaration extends { read: "list" } ? string[] : string) : boolean;
 
 /**
  * What commander hands over for the declared flags of `scope`: text, lists and switches, as typed,
@@ -54,8 +50,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  */
 export function flagOptions(field: FlagField, defaultText?: string): Option[] {
   const declaration = declarationOf(field);
-  const shownDefault =
-    defaultText ?? declaration.defaultText ?? (declaration.default === undefined ? undefined : describeDefault(declaration.default));
+  const shownDefault = defaultText ?? declaration.defaultText ?? (declaration.default === undefined ? undefined : describeDefault(declaration.default));
   const option = new Option(declaration.flag, shownDefault === undefined ? declaration.help : `${declaration.help} (default: ${shownDefault})`);
   if (declaration.read === "list") option.argParser(collect);
   if (declaration.hidden) option.hideHelp();

@@ -54,11 +54,15 @@ function defaultOutput(name: string, options: RenderOptions, selection: FrameSel
 export async function prepareRender(pathArg: string, flags: RenderFlags): Promise<PreparedRender> {
   if (flags.output !== undefined && (flags.output.trim() === "" || flags.output === "-")) {
     // An unset shell variable, or a wish for standard output: neither names a place to write.
-    throw new UsageError(`--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`);
+    throw new UsageError(
+      `--output ${JSON.stringify(flags.output)} names no file: give a file name, or a directory for png-sequence (a render cannot write to standard output)`,
+    );
   }
   if (flags.image !== undefined && !flags.docker) throw new UsageError("--image names the image of --docker: add --docker, or leave out --image");
   // --fail-fast and --resume default to false; --shared-frames has no default, so either of its forms names it.
-  const batchOnly = (["batchConcurrency", "failFast", "resume", "sharedFrames"] as const).find((field) => flags[field] !== undefined && (field === "sharedFrames" || flags[field] !== false));
+  const batchOnly = (["batchConcurrency", "failFast", "resume", "sharedFrames"] as const).find(
+    (field) => flags[field] !== undefined && (field === "sharedFrames" || flags[field] !== false),
+  );
   if (batchOnly !== undefined && flags.batch === undefined) {
     const given = batchOnly === "sharedFrames" && flags.sharedFrames === false ? "--no-shared-frames" : optionFlag(batchOnly);
     throw new UsageError(`${given} goes with --batch FILE; without it there is one render`);

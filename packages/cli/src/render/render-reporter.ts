@@ -98,7 +98,9 @@ export function createRenderReporter(options: ReporterOptions): (event: RenderEv
         }
         out.write(`Captured ${plural(event.frames, "frame")} in ${(event.captureMs / 1000).toFixed(1)} s (total ${(event.elapsedMs / 1000).toFixed(1)} s)\n`);
         if (event.stats.replayedFrames > 0) {
-          out.write(`Replayed ${plural(event.stats.replayedFrames, "frame")} of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`);
+          out.write(
+            `Replayed ${plural(event.stats.replayedFrames, "frame")} of history in ${(event.stats.replayMs / 1000).toFixed(1)} s: the composition builds its state frame by frame\n`,
+          );
         }
         out.write(
           `Output: ${displayPath(event.output)} (${event.durationSeconds.toFixed(2)} s, ${event.width}x${event.height}, ${formatBytes(event.sizeBytes)})\n`,

@@ -20,7 +20,8 @@ export function operatorNetworkFromFlags(flags: SafetyFlags): { mode: NetworkMod
 function limitOf(field: keyof RenderLimits, text: string): number {
   if (field === "maxMemory") {
     const bytes = parseMemorySize(text);
-    if (bytes === undefined || bytes < MIN_MEMORY) throw new UsageError(`${flagName(field)} must be a size such as 2G or 512M, at least ${formatMemorySize(MIN_MEMORY)} (got ${text})`);
+    if (bytes === undefined || bytes < MIN_MEMORY)
+      throw new UsageError(`${flagName(field)} must be a size such as 2G or 512M, at least ${formatMemorySize(MIN_MEMORY)} (got ${text})`);
     return bytes;
   }
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1) throw new UsageError(`${flagName(field)} must be a positive whole number (got ${text})`);

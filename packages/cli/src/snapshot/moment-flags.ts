@@ -25,6 +25,7 @@ export function momentsFromFlags(flags: MomentFlags): { times: number[] } | { co
   }
   if (flags.count === undefined) return { count: DEFAULT_MOMENT_COUNT };
   const count = /^\d+$/.test(flags.count.trim()) ? Number(flags.count) : Number.NaN;
-  if (!(count >= 1 && count <= MAX_SNAPSHOT_MOMENTS)) throw new UsageError(`--count must be a whole number from 1 to ${MAX_SNAPSHOT_MOMENTS} (got ${flags.count})`);
+  if (!(count >= 1 && count <= MAX_SNAPSHOT_MOMENTS))
+    throw new UsageError(`--count must be a whole number from 1 to ${MAX_SNAPSHOT_MOMENTS} (got ${flags.count})`);
   return { count };
 }

@@ -12,13 +12,15 @@ export type SnapshotFlags = FlagsOf<"snapshot"> & MomentFlags & { output?: strin
 
 /** The contact sheet's file, or the frames' directory, from --output and --frames-dir. */
 function snapshotOutput(flags: SnapshotFlags, name: string): { sheet: string } | { framesDir: string } {
-  if (flags.output !== undefined && flags.framesDir !== undefined) throw new UsageError("--output and --frames-dir cannot be combined: a snapshot is one contact sheet, or the frames as files");
+  if (flags.output !== undefined && flags.framesDir !== undefined)
+    throw new UsageError("--output and --frames-dir cannot be combined: a snapshot is one contact sheet, or the frames as files");
   if (flags.framesDir !== undefined) {
     if (flags.framesDir.trim() === "") throw new UsageError("--frames-dir names no directory");
     return { framesDir: resolve(flags.framesDir) };
   }
   const sheet = flags.output ?? `renders/${name}-snapshot.png`;
-  if (extname(sheet).toLowerCase() !== ".png") throw new UsageError(`--output must name a .png file, the contact sheet (got ${JSON.stringify(sheet)}); --frames-dir writes the frames as files`);
+  if (extname(sheet).toLowerCase() !== ".png")
+    throw new UsageError(`--output must name a .png file, the contact sheet (got ${JSON.stringify(sheet)}); --frames-dir writes the frames as files`);
   return { sheet: resolve(sheet) };
 }
 

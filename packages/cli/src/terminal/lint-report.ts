@@ -25,4 +25,3 @@ export function countSeverities(findings: LintFinding[]): { errors: number; warn
   const errors = findings.filter((finding) => finding.severity === "error").length;
   return { errors, warnings: findings.length - errors };
 }
-

@@ -7,12 +7,27 @@ const DECLARATIONS: CompositionVariable[] = [
   { id: "size", type: "number", label: "Size", default: 1 },
   { id: "dark", type: "boolean", label: "Dark", default: false },
   { id: "accent", type: "color", label: "Accent", default: "#ff0000" },
-  { id: "side", type: "enum", label: "Side", default: "left", options: [{ value: "left", label: "Left" }, { value: "right", label: "Right" }] },
+  {
+    id: "side",
+    type: "enum",
+    label: "Side",
+    default: "left",
+    options: [
+      { value: "left", label: "Left" },
+      { value: "right", label: "Right" },
+    ],
+  },
 ];
 
 describe("CSV rows typed by the declarations", () => {
   it("reads numbers, booleans, colours and enums; an empty cell is absent", () => {
-    const { rows, problems } = typeTextRows([{ cells: { name: "Grace", size: " 2.5e1 ", dark: "TRUE", accent: "#00ff00", side: "right" }, line: 2 }, { cells: { name: "", size: "-3", dark: "false", accent: "", side: "" }, line: 3 }], DECLARATIONS);
+    const { rows, problems } = typeTextRows(
+      [
+        { cells: { name: "Grace", size: " 2.5e1 ", dark: "TRUE", accent: "#00ff00", side: "right" }, line: 2 },
+        { cells: { name: "", size: "-3", dark: "false", accent: "", side: "" }, line: 3 },
+      ],
+      DECLARATIONS,
+    );
     expect(problems).toEqual([]);
     expect(rows).toEqual([
       { values: { name: "Grace", size: 25, dark: true, accent: "#00ff00", side: "right" }, line: 2 },

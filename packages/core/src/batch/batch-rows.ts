@@ -45,7 +45,9 @@ export function typedCell(declaration: CompositionVariable | undefined, cell: st
   if (declaration === undefined) return { value: cell };
   switch (declaration.type) {
     case "number":
-      return NUMBER.test(cell.trim()) ? { value: Number(cell.trim()) } : { problem: `${quote(declaration.id)} must be ${describeVariableType(declaration)}, got ${describeValue(cell)}` };
+      return NUMBER.test(cell.trim())
+        ? { value: Number(cell.trim()) }
+        : { problem: `${quote(declaration.id)} must be ${describeVariableType(declaration)}, got ${describeValue(cell)}` };
     case "boolean": {
       const word = cell.trim().toLowerCase();
       if (word === "true" || word === "false") return { value: word === "true" };
@@ -57,7 +59,10 @@ export function typedCell(declaration: CompositionVariable | undefined, cell: st
 }
 
 /** Text rows (a CSV's, keyed by its header) typed by the declarations; cells that are not their type are the row's problems. */
-export function typeTextRows(rows: ReadonlyArray<{ cells: Record<string, string>; line?: number }>, declarations: readonly CompositionVariable[]): { rows: BatchRow[]; problems: RowProblem[] } {
+export function typeTextRows(
+  rows: ReadonlyArray<{ cells: Record<string, string>; line?: number }>,
+  declarations: readonly CompositionVariable[],
+): { rows: BatchRow[]; problems: RowProblem[] } {
   const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
   const problems: RowProblem[] = [];
   const typed = rows.map(({ cells, line }, index) => {

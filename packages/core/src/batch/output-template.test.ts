@@ -13,7 +13,8 @@ describe("batch output templates", () => {
   });
 
   it("fills {index}, {ext} and variables (the row's value, else the default), safe for a file name", () => {
-    const expand = (values: Record<string, unknown>) => expandOutputTemplate("out/{index}-{name}-{size}.{ext}", { index: 2, count: 12, values }, DECLARATIONS, ".mp4");
+    const expand = (values: Record<string, unknown>) =>
+      expandOutputTemplate("out/{index}-{name}-{size}.{ext}", { index: 2, count: 12, values }, DECLARATIONS, ".mp4");
     expect(expand({ name: "Renée / O'Brien", size: 2.5 })).toBe("out/03-Renee-O-Brien-2.5.mp4");
     expect(expand({})).toBe("out/03-Ada-Lovelace-1.mp4");
     expect(expand({ name: "../../etc" })).toBe("out/03-etc-1.mp4");

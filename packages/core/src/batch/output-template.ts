@@ -12,7 +12,7 @@ const MAX_NAME_PART = 80;
  * characters one `-`, no leading dot (no hidden files, no `..`), at most MAX_NAME_PART characters.
  */
 export function fileNamePart(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
   const safe = text
     .normalize("NFKD")
     // Accents come apart from their letters under NFKD; dropping them keeps "Renée" as "Renee".
@@ -61,7 +61,10 @@ export function expandOutputTemplate(
 }
 
 /** The first two rows (1-based) whose outputs are the same path, as `compare` keys them; undefined when every row has its own. */
-export function sharedOutput(outputs: readonly string[], key: (output: string) => string = (output) => output): { first: number; second: number; output: string } | undefined {
+export function sharedOutput(
+  outputs: readonly string[],
+  key: (output: string) => string = (output) => output,
+): { first: number; second: number; output: string } | undefined {
   const seen = new Map<string, number>();
   for (const [index, output] of outputs.entries()) {
     const earlier = seen.get(key(output));

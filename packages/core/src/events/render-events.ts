@@ -87,7 +87,9 @@ export const renderWarningEventSchema = z.strictObject({
     .int()
     .min(1)
     .optional()
-    .describe("On the warning that counts the others of its code past the first ten, which are not sent: how many there were (`and 14,990 more undeclared keys`)."),
+    .describe(
+      "On the warning that counts the others of its code past the first ten, which are not sent: how many there were (`and 14,990 more undeclared keys`).",
+    ),
 });
 
 export const frameStatsSchema = z.strictObject({

@@ -8,7 +8,17 @@ function composition(body: string, rootAttributes = 'data-composition-id="main" 
 describe("parseComposition", () => {
   it("reads the root from a div in the body", () => {
     const parsed = parseComposition(composition("", 'id="stage" data-composition-id="main" data-width="640" data-height="360" data-duration="2.5"'));
-    expect(parsed.root).toEqual({ id: "main", tagName: "div", width: 640, height: 360, duration: 2.5, durationWritten: true, style: undefined, opaque: false, loc: { line: 4, column: 1, offset: 30 } });
+    expect(parsed.root).toEqual({
+      id: "main",
+      tagName: "div",
+      width: 640,
+      height: 360,
+      duration: 2.5,
+      durationWritten: true,
+      style: undefined,
+      opaque: false,
+      loc: { line: 4, column: 1, offset: 30 },
+    });
     expect(parsed.problems).toEqual([]);
   });
 
@@ -71,11 +81,26 @@ describe("parseComposition", () => {
     ['data-width="0" data-height="1"', 'data-width="0" on the composition root <div> must be a whole number of pixels greater than 0'],
     ['data-width="1" data-height="1.5"', 'data-height="1.5" on the composition root <div> must be a whole number of pixels greater than 0'],
     ['data-width="1" data-height=""', 'data-height="" on the composition root <div> must be a whole number of pixels greater than 0'],
-    ['data-width="1" data-height="1" data-duration="3s"', 'data-duration="3s" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
-    ['data-width="1" data-height="1" data-duration="1e-9"', 'data-duration="1e-9" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
-    ['data-width="1" data-height="1" data-duration="1e308"', 'data-duration="1e308" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
-    ['data-width="1" data-height="1" data-duration="0.000000001"', 'data-duration="0.000000001" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5'],
-    [`data-width="1" data-height="1" data-duration="1${"0".repeat(308)}"`, `data-duration="1${"0".repeat(59)}…" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5`],
+    [
+      'data-width="1" data-height="1" data-duration="3s"',
+      'data-duration="3s" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5',
+    ],
+    [
+      'data-width="1" data-height="1" data-duration="1e-9"',
+      'data-duration="1e-9" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5',
+    ],
+    [
+      'data-width="1" data-height="1" data-duration="1e308"',
+      'data-duration="1e308" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5',
+    ],
+    [
+      'data-width="1" data-height="1" data-duration="0.000000001"',
+      'data-duration="0.000000001" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5',
+    ],
+    [
+      `data-width="1" data-height="1" data-duration="1${"0".repeat(308)}"`,
+      `data-duration="1${"0".repeat(59)}…" on the composition root <div> must be a plain number of seconds from 0.001 to 10000000000, such as 2.5`,
+    ],
   ])("reports a root with %s", (attributes, message) => {
     const parsed = parseComposition(composition("", `data-composition-id="a" ${attributes}`));
     expect(parsed.problems.map(({ code, message }) => ({ code, message }))).toEqual([{ code: "invalid-attribute", message }]);
@@ -90,11 +115,13 @@ describe("parseComposition", () => {
           '<audio id="music" src="a.mp3" data-start="0"></audio>',
           '<img id="logo" src="logo.png" data-start="1.5" data-duration="1">',
           '<video src="plain.mp4"></video>',
-          '<p>not timed</p>',
+          "<p>not timed</p>",
         ].join("\n"),
       ),
     );
-    expect(parsed.elements.map(({ id, kind, tagName, start, duration, track, src, hasAudio }) => ({ id, kind, tagName, start, duration, track, src, hasAudio }))).toEqual([
+    expect(
+      parsed.elements.map(({ id, kind, tagName, start, duration, track, src, hasAudio }) => ({ id, kind, tagName, start, duration, track, src, hasAudio })),
+    ).toEqual([
       { id: "title", kind: "clip", tagName: "h1", start: "0", duration: 2, track: 1, src: undefined, hasAudio: undefined },
       { id: "bg", kind: "video", tagName: "video", start: "title", duration: undefined, track: 2, src: "bg.mp4", hasAudio: true },
       { id: "music", kind: "audio", tagName: "audio", start: "0", duration: undefined, track: undefined, src: "a.mp3", hasAudio: true },

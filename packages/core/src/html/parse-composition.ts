@@ -185,17 +185,14 @@ interface NumberRule {
 const MAX_SECONDS = 10_000_000_000;
 const PIXELS: NumberRule = { parse: positive(parseWholeNumber), allowed: "a whole number of pixels greater than 0" };
 // Ranges, so that 1e-9 and 1e308 are told what is allowed rather than something they already are.
-const COMPOSITION_SECONDS: NumberRule = { parse: within(parseDecimal, 0.001, MAX_SECONDS), allowed: `a plain number of seconds from 0.001 to ${MAX_SECONDS}, such as 2.5` };
+const COMPOSITION_SECONDS: NumberRule = {
+  parse: within(parseDecimal, 0.001, MAX_SECONDS),
+  allowed: `a plain number of seconds from 0.001 to ${MAX_SECONDS}, such as 2.5`,
+};
 const SECONDS: NumberRule = { parse: within(parseDecimal, 0, MAX_SECONDS), allowed: `a plain number of seconds from 0 to ${MAX_SECONDS}` };
 const TRACK: NumberRule = { parse: parseWholeNumber, allowed: "a whole number, 0 or more" };
 
-function readNumber(
-  element: Element,
-  name: string,
-  rule: NumberRule,
-  problems: CompositionProblem[],
-  owner = describeElement(element),
-): number | undefined {
+function readNumber(element: Element, name: string, rule: NumberRule, problems: CompositionProblem[], owner = describeElement(element)): number | undefined {
   const text = attribute(element, name);
   if (text === undefined) return undefined;
   const value = rule.parse(text);

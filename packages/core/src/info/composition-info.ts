@@ -27,7 +27,11 @@ export type NetworkAnswer = (typeof NETWORK_ANSWERS)[number];
 const seconds = () => z.number().min(0);
 const size = () => z.number().int().min(1);
 
-const variableBase = { id: z.string(), label: z.string(), value: z.unknown().describe("What the page is given: the value passed (--variables), else the declared default.") };
+const variableBase = {
+  id: z.string(),
+  label: z.string(),
+  value: z.unknown().describe("What the page is given: the value passed (--variables), else the declared default."),
+};
 
 const variableSchema = z.discriminatedUnion("type", [
   z.object({ ...variableBase, type: z.literal("string"), default: z.string(), placeholder: z.string().optional(), maxLength: z.number().optional() }),
@@ -69,7 +73,9 @@ export const compositionInfoSchema = z.strictObject({
     })
     .describe("Whether the facts come from a page loaded as render loads it (duration, media, fonts drawn) or from the source alone."),
   variables: z.array(variableSchema).describe("The declarations of data-composition-variables, each with the value the page gets."),
-  variableIssues: z.array(z.strictObject({ code: z.string(), variable: z.string(), message: z.string() })).describe("Values passed that do not fit their declarations."),
+  variableIssues: z
+    .array(z.strictObject({ code: z.string(), variable: z.string(), message: z.string() }))
+    .describe("Values passed that do not fit their declarations."),
   subCompositions: z.array(
     z.strictObject({
       file: z.string().describe("Relative to the project directory."),

@@ -72,7 +72,11 @@ class JsonParser {
     if (char === "[") return this.parseArray(depth + 1);
     if (char === '"') return this.parseString();
     if (char === "-" || (char !== undefined && char >= "0" && char <= "9")) return this.parseNumber();
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return value;

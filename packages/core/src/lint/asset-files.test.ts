@@ -9,7 +9,7 @@ describe("lint resolves every local reference relative to the file that makes it
       [
         '<img src="img/a.png" srcset="img/a.png 1x, img/a2.png 2x">',
         '<video src="clip.mp4" poster="poster.jpg"></video><audio><source src="sound.mp3"></audio>',
-        '<div style="background: url(\'bg.png\')"></div>',
+        "<div style=\"background: url('bg.png')\"></div>",
         '<div data-composition-id="c1" data-composition-src="parts/card.html"></div>',
       ].join("\n"),
     ).replace(
@@ -22,7 +22,8 @@ describe("lint resolves every local reference relative to the file that makes it
         "img/a.png": "",
         "clip.mp4": "",
         "sound.mp3": "",
-        "css/main.css": '@font-face { font-family: F; src: url("../fonts/f.woff2") format("woff2"); }\n/* url(commented.png) */\n.y { background: url(tile.png) }',
+        "css/main.css":
+          '@font-face { font-family: F; src: url("../fonts/f.woff2") format("woff2"); }\n/* url(commented.png) */\n.y { background: url(tile.png) }',
         "css/extra.css": "",
         "parts/card.html": composition('<img src="logo.png">', { root: 'data-composition-id="card" data-width="100" data-height="100" data-duration="1"' }),
       },

@@ -16,7 +16,13 @@ ${css}
 
 describe("font-family-unknown", () => {
   it("warns of each family nobody has, at the place it is named, once", () => {
-    expect(fontFindings(page(`h1 { font-family: "Space Grotesk", Inter, sans-serif; }\np { font: italic 700 20px/1.2 Montserrat, serif; }\nh2 { font-family: 'Space Grotesk'; }`))).toEqual([
+    expect(
+      fontFindings(
+        page(
+          `h1 { font-family: "Space Grotesk", Inter, sans-serif; }\np { font: italic 700 20px/1.2 Montserrat, serif; }\nh2 { font-family: 'Space Grotesk'; }`,
+        ),
+      ),
+    ).toEqual([
       { line: 2, column: 20, severity: "warning", family: "Space Grotesk" },
       { line: 3, column: 31, severity: "warning", family: "Montserrat" },
     ]);
@@ -27,7 +33,13 @@ describe("font-family-unknown", () => {
   });
 
   it("says nothing of known families, generic names, CSS-wide keywords or var()", () => {
-    expect(fontFindings(page(`a { font-family: Inter, 'DejaVu Sans', Brand, system-ui, ui-monospace, -webkit-body; }\nb { font-family: inherit; }\nc { font-family: var(--font), Nobody; }`))).toEqual([]);
+    expect(
+      fontFindings(
+        page(
+          `a { font-family: Inter, 'DejaVu Sans', Brand, system-ui, ui-monospace, -webkit-body; }\nb { font-family: inherit; }\nc { font-family: var(--font), Nobody; }`,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it("does not run when the caller does not know the fonts", () => {

@@ -37,12 +37,24 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
     good: withCard('<div data-composition-id="card1" data-composition-src="card.html"></div>'),
   },
   "root-size-mismatch": {
-    bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 100px"' }) },
-    good: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 180px"' }) },
+    bad: {
+      "index.html": composition("", {
+        root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 100px"',
+      }),
+    },
+    good: {
+      "index.html": composition("", {
+        root: 'data-composition-id="main" data-width="320" data-height="180" data-duration="1" style="width: 320px; height: 180px"',
+      }),
+    },
   },
   "no-duration": {
     bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="320" data-height="180"' }) },
-    good: { "index.html": composition("<script>window.__timelines.main = makeTimeline();</script>", { root: 'data-composition-id="main" data-width="320" data-height="180"' }) },
+    good: {
+      "index.html": composition("<script>window.__timelines.main = makeTimeline();</script>", {
+        root: 'data-composition-id="main" data-width="320" data-height="180"',
+      }),
+    },
   },
   "odd-size": {
     bad: { "index.html": composition("", { root: 'data-composition-id="main" data-width="321" data-height="180" data-duration="1"' }) },
@@ -125,10 +137,7 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
     good: clips('<p id="a" data-start="0" data-duration="1"></p>', '<p id="b" data-start="a - 0.5"></p>'),
   },
   "track-overlap": {
-    bad: clips(
-      '<p id="a" data-start="0" data-duration="2" data-track-index="1"></p>',
-      '<p id="b" data-start="1" data-duration="2" data-track-index="1"></p>',
-    ),
+    bad: clips('<p id="a" data-start="0" data-duration="2" data-track-index="1"></p>', '<p id="b" data-start="1" data-duration="2" data-track-index="1"></p>'),
     good: clips(
       '<p id="a" data-start="0" data-duration="2" data-track-index="1"></p>',
       '<p id="b" data-start="a" data-duration="2" data-track-index="1"></p>',
@@ -142,7 +151,9 @@ const CASES: Record<LintCode, { bad: ProjectFiles; good: ProjectFiles; assets?: 
   "font-package-invalid": {
     bad: clips('<p style="font-family: Space Mono">x</p>'),
     good: clips('<p style="font-family: Space Mono">x</p>'),
-    fontPackageProblems: [{ file: "node_modules/@fontsource/space-mono/package.json", line: 2, column: 3, problem: "is not valid JSON, so the package is not used" }],
+    fontPackageProblems: [
+      { file: "node_modules/@fontsource/space-mono/package.json", line: 2, column: 3, problem: "is not valid JSON, so the package is not used" },
+    ],
   },
   "foreign-runtime-api": {
     bad: clips("<script>const { title } = window.__hyperframes.getVariables();</script>"),

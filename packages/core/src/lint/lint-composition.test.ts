@@ -84,7 +84,9 @@ describe("lintComposition", () => {
 
   it("names both clips and their times when they overlap on a track", () => {
     const html = composition(
-      ['<p id="a" data-start="0" data-duration="2" data-track-index="3"></p>', '<p id="b" data-start="1.5" data-duration="1" data-track-index="3"></p>'].join("\n"),
+      ['<p id="a" data-start="0" data-duration="2" data-track-index="3"></p>', '<p id="b" data-start="1.5" data-duration="1" data-track-index="3"></p>'].join(
+        "\n",
+      ),
     );
     expect(lintComposition(html, { file: "index.html" })).toEqual([
       {

@@ -27,7 +27,19 @@ export interface LintCompositionOptions {
   knownFontFamily?: (family: string) => boolean;
 }
 
-const RULES: LintRule[] = [checkStructure, checkRootSize, checkDuration, checkEvenSize, checkDeclarations, checkHostValues, checkTiming, checkTrackOverlap, checkInlineMedia, checkOtherRenderer, checkFontFamilies];
+const RULES: LintRule[] = [
+  checkStructure,
+  checkRootSize,
+  checkDuration,
+  checkEvenSize,
+  checkDeclarations,
+  checkHostValues,
+  checkTiming,
+  checkTrackOverlap,
+  checkInlineMedia,
+  checkOtherRenderer,
+  checkFontFamilies,
+];
 
 /** Lints one composition file on its own; lintProject also follows the files it embeds. */
 export function lintComposition(html: string, options: LintCompositionOptions): LintFinding[] {
@@ -44,7 +56,17 @@ export function lintParsedComposition(
   const { report, findings } = createReport(options.file);
   const locateInAttribute = createLocateInAttribute(html);
   const explainJsonInAttribute = createExplainJsonInAttribute(html, locateInAttribute);
-  const context = { parsed, timing, embedded, locateInAttribute, explainJsonInAttribute, report, embeddedOnly: options.embeddedOnly ?? false, html, knownFontFamily: options.knownFontFamily };
+  const context = {
+    parsed,
+    timing,
+    embedded,
+    locateInAttribute,
+    explainJsonInAttribute,
+    report,
+    embeddedOnly: options.embeddedOnly ?? false,
+    html,
+    knownFontFamily: options.knownFontFamily,
+  };
   for (const rule of RULES) rule(context);
   return { findings: sortByPosition(findings), summary: { variables: parsed.declarations.variables, duration: timing.duration } };
 }

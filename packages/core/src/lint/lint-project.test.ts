@@ -10,13 +10,20 @@ const CARD = composition('<p id="line" data-start="0" data-duration="1.5"></p>',
 describe("lintProject", () => {
   it("asks a duration of the entry only: an embedded file takes its host's", async () => {
     const still = composition("<p>still</p>", { root: 'data-composition-id="still" data-width="320" data-height="180"' });
-    expect(await lintFiles({ "index.html": composition('<div data-composition-id="s" data-composition-src="still.html" data-duration="1"></div>'), "still.html": still })).toEqual([]);
+    expect(
+      await lintFiles({
+        "index.html": composition('<div data-composition-id="s" data-composition-src="still.html" data-duration="1"></div>'),
+        "still.html": still,
+      }),
+    ).toEqual([]);
     expect((await lintFiles({ "index.html": still })).map((finding) => finding.code)).toEqual(["no-duration"]);
   });
 
   it("validates host values against the embedded composition's declarations", async () => {
     const findings = await lintFiles({
-      "index.html": composition(`<div data-composition-id="card1" data-composition-src="card.html" data-variable-values='{"title": 3, "subtitle": "x"}'></div>`),
+      "index.html": composition(
+        `<div data-composition-id="card1" data-composition-src="card.html" data-variable-values='{"title": 3, "subtitle": "x"}'></div>`,
+      ),
       "card.html": CARD,
     });
     expect(findings).toEqual([
@@ -102,9 +109,10 @@ describe("lintProject", () => {
   it("names the host and the path of a missing file, for every host that embeds it", async () => {
     const findings = await lintFiles({
       "index.html": composition(
-        ['<div data-composition-id="one" data-composition-src="gone.html"></div>', '<div data-composition-id="two" data-composition-src="gone.html"></div>'].join(
-          "\n",
-        ),
+        [
+          '<div data-composition-id="one" data-composition-src="gone.html"></div>',
+          '<div data-composition-id="two" data-composition-src="gone.html"></div>',
+        ].join("\n"),
       ),
     });
     expect(findings.map((finding) => finding.message)).toEqual([

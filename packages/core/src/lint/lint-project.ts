@@ -52,7 +52,12 @@ export async function lintProject(
       if (summary !== undefined) embedded.set(host, summary);
     }
     await lintAssets?.(file, parsed.references, report);
-    const result = lintParsedComposition(parsed, html, { file, embedded: (host) => embedded.get(host), embeddedOnly: chain.length > 0, knownFontFamily: options.knownFontFamily });
+    const result = lintParsedComposition(parsed, html, {
+      file,
+      embedded: (host) => embedded.get(host),
+      embeddedOnly: chain.length > 0,
+      knownFontFamily: options.knownFontFamily,
+    });
     findingsByFile.set(file, sortByPosition(hostFindings.concat(result.findings)));
     return result.summary;
   };

@@ -9,7 +9,12 @@ export type ProjectFiles = Record<string, string | Error>;
  * With `assets`, the files the project holds are checked too: a path not among `files` does not
  * exist. `fontPackageProblems` are what the caller found of the project's font packages.
  */
-export async function lintFiles(files: ProjectFiles, entry = "index.html", assets?: { network?: NetworkMode }, fontPackageProblems?: FontPackageProblem[]): Promise<LintFinding[]> {
+export async function lintFiles(
+  files: ProjectFiles,
+  entry = "index.html",
+  assets?: { network?: NetworkMode },
+  fontPackageProblems?: FontPackageProblem[],
+): Promise<LintFinding[]> {
   return lintProject(
     entry,
     async (path) => {

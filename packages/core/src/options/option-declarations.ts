@@ -165,7 +165,11 @@ export const RENDER_OPTIONS = {
   gifLoop: {
     flag: "--gif-loop <n>",
     help: `gif only: how many times the animation repeats after playing once, up to ${GIF_LOOP_RANGE.max}; ${GIF_LOOP_RANGE.forever} repeats forever, ${GIF_LOOP_RANGE.once} plays it once`,
-    schema: z.number({ error: GIF_LOOP_RULE }).int({ error: GIF_LOOP_RULE }).min(GIF_LOOP_RANGE.once, { error: GIF_LOOP_RULE }).max(GIF_LOOP_RANGE.max, { error: GIF_LOOP_RULE }),
+    schema: z
+      .number({ error: GIF_LOOP_RULE })
+      .int({ error: GIF_LOOP_RULE })
+      .min(GIF_LOOP_RANGE.once, { error: GIF_LOOP_RULE })
+      .max(GIF_LOOP_RANGE.max, { error: GIF_LOOP_RULE }),
     default: GIF_LOOP_RANGE.forever,
     defaultText: `${GIF_LOOP_RANGE.forever}, forever`,
     read: "number",
@@ -176,7 +180,10 @@ export const RENDER_OPTIONS = {
     help: `parallel browser workers, 1-${MAX_WORKERS} or auto`,
     // Each member carries the rule too: a union reports the failing member's own message.
     schema: z.union(
-      [z.literal("auto"), z.number({ error: WORKERS_RULE }).int({ error: WORKERS_RULE }).min(1, { error: WORKERS_RULE }).max(MAX_WORKERS, { error: WORKERS_RULE })],
+      [
+        z.literal("auto"),
+        z.number({ error: WORKERS_RULE }).int({ error: WORKERS_RULE }).min(1, { error: WORKERS_RULE }).max(MAX_WORKERS, { error: WORKERS_RULE }),
+      ],
       { error: WORKERS_RULE },
     ),
     default: "auto",
@@ -225,11 +232,9 @@ export const RENDER_OPTIONS = {
   variables: {
     flag: "--variables <json>",
     help: "variable values for the top-level composition, as a JSON object",
-    schema: z
-      .record(z.string(), z.unknown(), { error: VARIABLE_VALUES_RULE })
-      .refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
-        error: variablesDepthRule(MAX_VARIABLES_DEPTH),
-      }),
+    schema: z.record(z.string(), z.unknown(), { error: VARIABLE_VALUES_RULE }).refine((values) => nestingDepth(values) <= MAX_VARIABLES_DEPTH, {
+      error: variablesDepthRule(MAX_VARIABLES_DEPTH),
+    }),
     defaultText: "the declared defaults",
     read: "variables",
     scopes: [...RENDER_AND_CONTAINER, "info", "snapshot"],

@@ -7,8 +7,19 @@ describe("validateRenderOptions", () => {
     expect(result).toEqual({
       ok: true,
       options: {
-        format: "mp4", fps: 30, quality: "standard", scale: 1, gifLoop: 0, workers: "auto", gpu: false,
-        hdr: false, sdr: false, docker: false, strictVariables: false, allowMissingAssets: false, replaceOutput: false,
+        format: "mp4",
+        fps: 30,
+        quality: "standard",
+        scale: 1,
+        gifLoop: 0,
+        workers: "auto",
+        gpu: false,
+        hdr: false,
+        sdr: false,
+        docker: false,
+        strictVariables: false,
+        allowMissingAssets: false,
+        replaceOutput: false,
       },
     });
   });
@@ -69,7 +80,13 @@ describe("validateRenderOptions", () => {
 });
 
 describe("worker and frame rules", () => {
-  it.each([[8, 4], [12, 4], [4, 2], [2, 1], [1, 1]])("%i cores give %i workers", (cores, workers) => {
+  it.each([
+    [8, 4],
+    [12, 4],
+    [4, 2],
+    [2, 1],
+    [1, 1],
+  ])("%i cores give %i workers", (cores, workers) => {
     expect(defaultWorkerCount(cores)).toBe(workers);
   });
 
@@ -96,7 +113,12 @@ describe("formatOfOutputPath", () => {
 
   it("refuses an extension that names no format, saying what is allowed", () => {
     const choice = formatOfOutputPath("clip.avi", false);
-    expect(choice).toEqual({ ok: false, problem: expect.stringMatching(/ends in \.avi, which names no output format: use \.mp4, \.mov, \.webm or \.gif, a directory for png-sequence, or --format/) });
+    expect(choice).toEqual({
+      ok: false,
+      problem: expect.stringMatching(
+        /ends in \.avi, which names no output format: use \.mp4, \.mov, \.webm or \.gif, a directory for png-sequence, or --format/,
+      ),
+    });
   });
 });
 

@@ -15,7 +15,6 @@ export const QUALITY_PRESETS: Record<QualityName, { crf: number; x264Preset: str
   high: { crf: 15, x264Preset: "slow", jpegQuality: 95 },
 };
 
-
 type Declarations = typeof RENDER_OPTIONS;
 /** A declared option's field: its default filled in when absent, else left out. */
 type FieldSchema<Declaration extends RenderOptionDeclaration> = Declaration extends { default: unknown }

@@ -6,7 +6,10 @@ function familyList(shorthand: boolean, value: string): string | undefined {
   if (/var\(|env\(/i.test(value)) return undefined;
   if (!shorthand) return value;
   // font: [style] [weight] size[/line-height] family, family...
-  const size = /(?:^|\s)(?:[\d.]+(?:px|pt|em|rem|%|vh|vw|vmin|vmax|ch|ex|cm|mm|in|pc|q)|xx-small|x-small|small|medium|large|x-large|xx-large|larger|smaller)(?:\/\S+)?\s+/i.exec(value);
+  const size =
+    /(?:^|\s)(?:[\d.]+(?:px|pt|em|rem|%|vh|vw|vmin|vmax|ch|ex|cm|mm|in|pc|q)|xx-small|x-small|small|medium|large|x-large|xx-large|larger|smaller)(?:\/\S+)?\s+/i.exec(
+      value,
+    );
   return size ? value.slice(size.index + size[0].length) : undefined;
 }
 
@@ -29,7 +32,10 @@ export function fontFamilyUses(text: string): FontFamilyUse[] {
     const list = familyList(match[1] === undefined, match[2]!);
     if (list === undefined) continue;
     for (const entry of list.split(",")) {
-      const family = entry.trim().replace(/^(["'])(.*)\1$/, "$2").trim();
+      const family = entry
+        .trim()
+        .replace(/^(["'])(.*)\1$/, "$2")
+        .trim();
       if (family !== "") uses.push({ family, offset: match.index! + match[0].indexOf(family) });
     }
   }

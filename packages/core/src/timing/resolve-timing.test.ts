@@ -9,10 +9,38 @@ describe("resolveTiming", () => {
   it.each<[string, TimingInput[], Array<number | undefined>]>([
     ["absent start is 0", [{ id: "a", duration: 2 }], [0]],
     ["seconds", [{ id: "a", start: "1.5" }], [1.5]],
-    ["after the end of another", [{ id: "a", start: "1", duration: 2 }, { id: "b", start: "a" }], [1, 3]],
-    ["plus an offset", [{ id: "a", duration: 2 }, { id: "b", start: "a + 0.5" }], [0, 2.5]],
-    ["minus an offset", [{ id: "a", duration: 2 }, { id: "b", start: "a - 0.5" }], [0, 1.5]],
-    ["forward reference", [{ id: "b", start: "a + 1" }, { id: "a", start: "2", duration: 1 }], [4, 2]],
+    [
+      "after the end of another",
+      [
+        { id: "a", start: "1", duration: 2 },
+        { id: "b", start: "a" },
+      ],
+      [1, 3],
+    ],
+    [
+      "plus an offset",
+      [
+        { id: "a", duration: 2 },
+        { id: "b", start: "a + 0.5" },
+      ],
+      [0, 2.5],
+    ],
+    [
+      "minus an offset",
+      [
+        { id: "a", duration: 2 },
+        { id: "b", start: "a - 0.5" },
+      ],
+      [0, 1.5],
+    ],
+    [
+      "forward reference",
+      [
+        { id: "b", start: "a + 1" },
+        { id: "a", start: "2", duration: 1 },
+      ],
+      [4, 2],
+    ],
     [
       "chain",
       [
@@ -63,17 +91,19 @@ describe("resolveTiming", () => {
     ],
     [
       "negative through an offset",
-      [{ id: "a", duration: 1 }, { id: "b", start: "a - 2" }],
+      [
+        { id: "a", duration: 1 },
+        { id: "b", start: "a - 2" },
+      ],
       { code: "negative-start", index: 1, ids: ["b"], message: '"b" would start at -1 s (a - 2); a start must be 0 or later' },
     ],
-    [
-      "self reference",
-      [{ id: "a", start: "a", duration: 1 }],
-      { code: "cycle", index: 0, ids: ["a", "a"], message: "start times form a cycle: a -> a" },
-    ],
+    ["self reference", [{ id: "a", start: "a", duration: 1 }], { code: "cycle", index: 0, ids: ["a", "a"], message: "start times form a cycle: a -> a" }],
     [
       "two-element cycle",
-      [{ id: "a", start: "b", duration: 1 }, { id: "b", start: "a + 1", duration: 1 }],
+      [
+        { id: "a", start: "b", duration: 1 },
+        { id: "b", start: "a + 1", duration: 1 },
+      ],
       { code: "cycle", index: 0, ids: ["a", "b", "a"], message: "start times form a cycle: a -> b -> a" },
     ],
     [
@@ -132,6 +162,9 @@ describe("compositionDuration", () => {
   });
 
   it("is unknown when nothing has an end and no timeline has a length", () => {
-    expect(compositionDuration(undefined, [undefined, { start: 1, duration: undefined, end: undefined }], 0)).toEqual({ duration: undefined, source: undefined });
+    expect(compositionDuration(undefined, [undefined, { start: 1, duration: undefined, end: undefined }], 0)).toEqual({
+      duration: undefined,
+      source: undefined,
+    });
   });
 });

@@ -76,7 +76,16 @@ describe("parseVariableDeclarations", () => {
     ],
     [
       "enum with repeated values",
-      { id: "e", type: "enum", label: "E", default: "a", options: [{ value: "a", label: "A" }, { value: "a", label: "B" }] },
+      {
+        id: "e",
+        type: "enum",
+        label: "E",
+        default: "a",
+        options: [
+          { value: "a", label: "A" },
+          { value: "a", label: "B" },
+        ],
+      },
       "variable-invalid-options",
       "distinct values",
     ],

@@ -7,10 +7,7 @@ import { valueProblem } from "./validate-values.js";
  * validation refuses (wrong type, outside an enum's options): the composition never sees a value
  * its declaration does not allow. Undeclared keys are ignored. validateVariableValues says so.
  */
-export function resolveVariableValues(
-  declarations: CompositionVariable[],
-  ...layers: Array<VariableValues | undefined>
-): Record<string, unknown> {
+export function resolveVariableValues(declarations: CompositionVariable[], ...layers: Array<VariableValues | undefined>): Record<string, unknown> {
   const byId = new Map(declarations.map((declaration) => [declaration.id, declaration]));
   const merged = new Map<string, unknown>(declarations.map((declaration) => [declaration.id, declaration.default]));
   for (const layer of layers) {

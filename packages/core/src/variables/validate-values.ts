@@ -52,10 +52,7 @@ export function validateVariableValues(declarations: CompositionVariable[], valu
 }
 
 /** Why a value cannot stand for its declared variable, or undefined when it can. */
-export function valueProblem(
-  declaration: CompositionVariable,
-  value: unknown,
-): { code: "type-mismatch" | "enum-out-of-range"; expected: string } | undefined {
+export function valueProblem(declaration: CompositionVariable, value: unknown): { code: "type-mismatch" | "enum-out-of-range"; expected: string } | undefined {
   if (!matchesVariableType(declaration, value)) return { code: "type-mismatch", expected: describeVariableType(declaration) };
   if (declaration.type === "enum" && !declaration.options.some((option) => option.value === value)) {
     return { code: "enum-out-of-range", expected: `one of ${describeEnumOptions(declaration.options)}` };

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { serverConfigFromFlags } from "./server-config.js";
 
-const serve = (flags: Record<string, string>, env: Record<string, string> = {}) => serverConfigFromFlags({ projects: tmpdir(), outputs: tmpdir(), ...flags }, env, tmpdir());
+const serve = (flags: Record<string, string>, env: Record<string, string> = {}) =>
+  serverConfigFromFlags({ projects: tmpdir(), outputs: tmpdir(), ...flags }, env, tmpdir());
 
 describe("batch limits", () => {
   it("default to 10,000 rows and 16 MiB", () => {
@@ -11,8 +12,14 @@ describe("batch limits", () => {
   });
 
   it("come from the flags, else the environment; the flag wins", () => {
-    expect(serve({}, { COMPOSE_MAX_BATCH_ROWS: "50", COMPOSE_MAX_BATCH_BODY_MIB: "2" })).toMatchObject({ maxBatchRows: 50, maxBatchBodyBytes: 2 * 1024 * 1024 });
-    expect(serve({ maxBatchRows: "7", maxBatchBodyMib: "3" }, { COMPOSE_MAX_BATCH_ROWS: "nonsense" })).toMatchObject({ maxBatchRows: 7, maxBatchBodyBytes: 3 * 1024 * 1024 });
+    expect(serve({}, { COMPOSE_MAX_BATCH_ROWS: "50", COMPOSE_MAX_BATCH_BODY_MIB: "2" })).toMatchObject({
+      maxBatchRows: 50,
+      maxBatchBodyBytes: 2 * 1024 * 1024,
+    });
+    expect(serve({ maxBatchRows: "7", maxBatchBodyMib: "3" }, { COMPOSE_MAX_BATCH_ROWS: "nonsense" })).toMatchObject({
+      maxBatchRows: 7,
+      maxBatchBodyBytes: 3 * 1024 * 1024,
+    });
   });
 
   it("refuse values outside their range in one line", () => {

@@ -89,7 +89,12 @@ export function integerIn(text: string, source: string, min: number, max: number
 }
 
 /** A whole-number setting from its flag, else its environment variable, else its default. */
-function integerSetting(flag: string | undefined, names: { flag: string; env: string }, env: NodeJS.ProcessEnv, limits: { min: number; max: number; default: number }): number {
+function integerSetting(
+  flag: string | undefined,
+  names: { flag: string; env: string },
+  env: NodeJS.ProcessEnv,
+  limits: { min: number; max: number; default: number },
+): number {
   // The flag wins over the environment, even when the environment holds nonsense.
   if (flag !== undefined) return integerIn(flag, names.flag, limits.min, limits.max);
   const fromEnv = env[names.env];
@@ -123,7 +128,9 @@ export function outputsDir(flag: string | undefined, cwd: string): string {
   const dir = resolve(cwd, flag ?? "renders");
   const existing = nearestExisting(dir);
   if (!existing.isDirectory) {
-    throw new ServerConfigError(existing.path === dir ? `${shown} is a file; give a directory (created if missing)` : `${shown} is below a file (${existing.path}); give a directory`);
+    throw new ServerConfigError(
+      existing.path === dir ? `${shown} is a file; give a directory (created if missing)` : `${shown} is below a file (${existing.path}); give a directory`,
+    );
   }
   try {
     // Checked where it exists: creating a directory on a read-only disk says only ENOENT.
@@ -189,9 +196,12 @@ export function serverConfigFromFlags(flags: ServeFlags, env: NodeJS.ProcessEnv,
     token,
     shutdownGraceMs: integerIn(grace, "--shutdown-grace", 0, 3600) * 1000,
     maxWorkersPerRender:
-      flags.maxWorkersPerRender === undefined ? DEFAULT_MAX_WORKERS_PER_RENDER : integerIn(flags.maxWorkersPerRender, "--max-workers-per-render", 1, MAX_WORKERS),
+      flags.maxWorkersPerRender === undefined
+        ? DEFAULT_MAX_WORKERS_PER_RENDER
+        : integerIn(flags.maxWorkersPerRender, "--max-workers-per-render", 1, MAX_WORKERS),
     maxBatchRows: integerSetting(flags.maxBatchRows, { flag: "--max-batch-rows", env: "COMPOSE_MAX_BATCH_ROWS" }, env, BATCH_ROW_LIMITS),
-    maxBatchBodyBytes: integerSetting(flags.maxBatchBodyMib, { flag: "--max-batch-body-mib", env: "COMPOSE_MAX_BATCH_BODY_MIB" }, env, BATCH_BODY_MIB_LIMITS) * 1024 * 1024,
+    maxBatchBodyBytes:
+      integerSetting(flags.maxBatchBodyMib, { flag: "--max-batch-body-mib", env: "COMPOSE_MAX_BATCH_BODY_MIB" }, env, BATCH_BODY_MIB_LIMITS) * 1024 * 1024,
     ...(webhookSecret === undefined ? {} : { webhookSecret }),
     ...queueSettings(flags),
   };

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverConfigFromFlags } from "./server-config.js";
 
-const serve = (flags: Record<string, string>) => serverConfigFromFlags({ projects: tmpdir(), outputs: join(tmpdir(), "compose-state-config"), ...flags }, {}, tmpdir());
+const serve = (flags: Record<string, string>) =>
+  serverConfigFromFlags({ projects: tmpdir(), outputs: join(tmpdir(), "compose-state-config"), ...flags }, {}, tmpdir());
 
 describe("compose serve --state", () => {
   it("is inside the outputs directory when not given, and a file relative to the working directory when given", () => {

@@ -24,7 +24,20 @@ describe.skipIf(!REDIS_SERVER)("a batch on the distributed queue", () => {
     const { redis, projectsDir, outputsDir } = cluster;
     // A second server on the same outputs directory keeps its state in a store of its own.
     const state = join(cluster.root, "other-server.db");
-    other = await spawnServe(["--port", "0", "--queue", redis.url, "--projects", projectsDir, "--outputs", outputsDir, "--state", state, "--shutdown-grace", "0"]).ready;
+    other = await spawnServe([
+      "--port",
+      "0",
+      "--queue",
+      redis.url,
+      "--projects",
+      projectsDir,
+      "--outputs",
+      outputsDir,
+      "--state",
+      state,
+      "--shutdown-grace",
+      "0",
+    ]).ready;
   }, 120_000);
 
   afterAll(async () => {
@@ -52,7 +65,11 @@ describe.skipIf(!REDIS_SERVER)("a batch on the distributed queue", () => {
     expect(status.rows.map((row: { outputName: string }) => row.outputName)).toEqual(["1-calm.mp4", "2-loud.mp4", "3-calm.mp4"]);
     expect((await readdir(outputsDir)).filter((name) => name.endsWith(".mp4")).sort()).toEqual(["1-calm.mp4", "2-loud.mp4", "3-calm.mp4"]);
     // Rendered by the worker, one after another as the limit of one allows.
-    for (const id of requestIds) expect(worker.lines().some((line) => line.verb === "finished" && line.id.startsWith(id)), id).toBe(true);
+    for (const id of requestIds)
+      expect(
+        worker.lines().some((line) => line.verb === "finished" && line.id.startsWith(id)),
+        id,
+      ).toBe(true);
 
     // Another server sharing the queue knows each row as a request, with its metadata and batch.
     const row = (await request(`${other!.url}/render/${requestIds[1]}`)).json;

@@ -9,7 +9,15 @@ import { join } from "node:path";
 import { render } from "@compose/renderer";
 import { validateRenderOptions } from "@compose/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeFrames, findRedisServer, startRedis, startSmallCluster, type RedisServer, type SmallCluster, type WorkerProcess } from "../../test/support/cluster.js";
+import {
+  decodeFrames,
+  findRedisServer,
+  startRedis,
+  startSmallCluster,
+  type RedisServer,
+  type SmallCluster,
+  type WorkerProcess,
+} from "../../test/support/cluster.js";
 import { PROJECT_FILES } from "../../test/support/compositions.js";
 import { eventually, openStream, request } from "../../test/support/http.js";
 import type { ServeProcess } from "../../test/support/serve.js";
@@ -69,7 +77,10 @@ describe.skipIf(!REDIS_SERVER)("chunked renders end right", () => {
     const joined = decodeFrames(["-i", join(outputsDir, `${id}.mp4`)], 320, 180);
     const expected = decodeFrames(["-i", reference], 320, 180);
     expect(joined).toHaveLength(30);
-    expect(expected.flatMap((frame, n) => (frame.equals(joined[n]!) ? [] : [n])), "frames that differ from a single render").toEqual([]);
+    expect(
+      expected.flatMap((frame, n) => (frame.equals(joined[n]!) ? [] : [n])),
+      "frames that differ from a single render",
+    ).toEqual([]);
     // Three renders of the composition's chunks, one of them again, and a reference render.
   }, 180_000);
 

@@ -96,7 +96,18 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
   const workers: WorkerProcess[] = [];
   const everyWorker: WorkerProcess[] = [];
 
-  const workerArgs = () => ["--queue", redis.url, "--projects", projectsDir, "--outputs", outputsDir, "--stall-timeout", STALL_TIMEOUT, "--shutdown-grace", "0"];
+  const workerArgs = () => [
+    "--queue",
+    redis.url,
+    "--projects",
+    projectsDir,
+    "--outputs",
+    outputsDir,
+    "--stall-timeout",
+    STALL_TIMEOUT,
+    "--shutdown-grace",
+    "0",
+  ];
   async function addWorker(): Promise<WorkerProcess> {
     const worker = await startWorker(`worker ${everyWorker.length + 1}`, workerArgs());
     workers.push(worker);
@@ -104,7 +115,19 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     return worker;
   }
   const serveArgs = (extra: string[]) => [
-    "--port", "0", "--queue", redis.url, "--projects", projectsDir, "--outputs", outputsDir, "--max-concurrent-renders", "2", "--shutdown-grace", "0", ...extra,
+    "--port",
+    "0",
+    "--queue",
+    redis.url,
+    "--projects",
+    projectsDir,
+    "--outputs",
+    outputsDir,
+    "--max-concurrent-renders",
+    "2",
+    "--shutdown-grace",
+    "0",
+    ...extra,
   ];
 
   /** A single-process render of the same composition and options, with the renderer the CLI uses. */
@@ -128,10 +151,23 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     await writeFile(join(projectsDir, "moving", "index.html"), moving("moving", 1, true));
     await writeFile(join(projectsDir, "long", "index.html"), moving("long", 2, false));
     await writeFile(join(projectsDir, "blocker.html"), BLOCKER);
-    const tone = spawnSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-ar", "48000", join(projectsDir, "moving", "tone.wav")]);
+    const tone = spawnSync("ffmpeg", [
+      "-v",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:duration=1",
+      "-ar",
+      "48000",
+      join(projectsDir, "moving", "tone.wav"),
+    ]);
     expect(tone.status, tone.stderr.toString()).toBe(0);
     // Two servers on one outputs directory: each keeps its state in a store of its own.
-    const servers = Promise.allSettled([spawnServe(serveArgs(["--chunk-size", "10"])).ready, spawnServe(serveArgs(["--state", join(root, "whole-server.db")])).ready]);
+    const servers = Promise.allSettled([
+      spawnServe(serveArgs(["--chunk-size", "10"])).ready,
+      spawnServe(serveArgs(["--state", join(root, "whole-server.db")])).ready,
+    ]);
     const started = await Promise.allSettled([addWorker(), addWorker()]);
     const [first, second] = await servers;
     // Whatever did start is stopped by afterAll, even when something else did not.
@@ -168,7 +204,10 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
       expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThan(256 * 1024);
       const over = await request(`${chunked.url}/render`, { body });
       expect(over.status).toBe(413);
-      expect(over.json.error).toEqual({ code: "payload-too-large", message: expect.stringMatching(/job's input is 256\.\d KiB, over the 256 KiB cap.*never inline/) });
+      expect(over.json.error).toEqual({
+        code: "payload-too-large",
+        message: expect.stringMatching(/job's input is 256\.\d KiB, over the 256 KiB cap.*never inline/),
+      });
       const stream = await openStream(whole.url, body);
       expect(stream.status).toBe(413);
       expect(stream.error.error.code).toBe("payload-too-large");
@@ -197,7 +236,13 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
       for (const { event, data } of events) expect(eventProblems(data), event).toEqual([]);
       // The whole render's start, as the first chunk's renderer told it.
       expect(names.filter((name) => name === "started")).toHaveLength(1);
-      expect(events.find((event) => event.event === "started")!.data).toMatchObject({ composition: "moving", totalFrames: 30, durationSeconds: 1, width: WIDTH, height: HEIGHT });
+      expect(events.find((event) => event.event === "started")!.data).toMatchObject({
+        composition: "moving",
+        totalFrames: 30,
+        durationSeconds: 1,
+        width: WIDTH,
+        height: HEIGHT,
+      });
       const capture = events.filter((event) => event.event === "progress" && event.data.stage === "capture").map((event) => event.data.frame);
       expect(capture.length).toBeGreaterThan(1);
       expect(capture).toEqual([...capture].sort((a, b) => a - b));
@@ -291,7 +336,8 @@ describe.skipIf(!REDIS_SERVER)("the distributed queue: compose serve --queue and
     // The ones that had to wait heard their place before they started.
     const waited = all.filter((events) => events[0]!.event === "queued");
     expect(waited.length).toBeGreaterThanOrEqual(count - 2);
-    for (const events of waited) expect(events.findIndex((event) => event.event === "queued")).toBeLessThan(events.findIndex((event) => event.event === "running"));
+    for (const events of waited)
+      expect(events.findIndex((event) => event.event === "queued")).toBeLessThan(events.findIndex((event) => event.event === "running"));
 
     // The server's start and end times (taken in the queue's event order) never overlap more than the limit.
     const statuses = await Promise.all(ids.map((id) => statusOf(whole.url, id)));

@@ -76,7 +76,11 @@ export function waitTask<T>(context: CoordinatorContext, id: string, signal: Abo
  * a failed or cancelled request reports its end only once its tasks have stopped.
  */
 export async function tasksEnded(context: CoordinatorContext, ids: readonly string[], timeoutMs: number): Promise<void> {
-  await withDeadline((signal) => Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined))), timeoutMs, () => undefined);
+  await withDeadline(
+    (signal) => Promise.all(ids.map((id) => waitTask(context, id, signal).catch(() => undefined))),
+    timeoutMs,
+    () => undefined,
+  );
 }
 
 /** Every promise's value, or the first failure, after which the others' waits are dropped. */

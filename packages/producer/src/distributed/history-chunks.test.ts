@@ -39,7 +39,11 @@ describe.skipIf(!REDIS_SERVER)("one history in distributed chunks", () => {
     const common = ["--queue", redis.url, "--projects", project.dir, "--outputs", outputsDir, "--shutdown-grace", "0"];
     const started = await Promise.allSettled([
       // Servers sharing one outputs directory each keep their state in a store of their own.
-      ...CHUNK_SIZES.map((size) => spawnServe(["--port", "0", "--max-concurrent-renders", "2", "--chunk-size", String(size), "--state", join(root, `server-${size}.db`), ...common]).ready),
+      ...CHUNK_SIZES.map(
+        (size) =>
+          spawnServe(["--port", "0", "--max-concurrent-renders", "2", "--chunk-size", String(size), "--state", join(root, `server-${size}.db`), ...common])
+            .ready,
+      ),
       startWorker("worker 1", [...common, "--stall-timeout", "3"]),
       startWorker("worker 2", [...common, "--stall-timeout", "3"]),
     ]);
@@ -79,7 +83,10 @@ describe.skipIf(!REDIS_SERVER)("one history in distributed chunks", () => {
       expect(finished.event, `chunks of ${CHUNK_SIZES[i]}: ${JSON.stringify(events.at(-1))}`).toBe("finished");
       expect(finished.data).toMatchObject({ frames: HISTORY_FRAMES, history: "replay" });
       const frames = await pngFrames(join(outputsDir, events[0]!.data.requestId as string));
-      expect(expected.flatMap((bytes, n) => (frames[n]?.equals(bytes) ? [] : [n])), `chunks of ${CHUNK_SIZES[i]}: frames that differ`).toEqual([]);
+      expect(
+        expected.flatMap((bytes, n) => (frames[n]?.equals(bytes) ? [] : [n])),
+        `chunks of ${CHUNK_SIZES[i]}: frames that differ`,
+      ).toEqual([]);
     }
   });
 });

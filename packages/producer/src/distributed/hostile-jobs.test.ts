@@ -50,7 +50,16 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
       join(root, "projects", "ok", "index.html"),
       `<!doctype html><div data-composition-id="ok" data-width="320" data-height="180" data-duration="0.2"></div>`,
     );
-    worker = await startWorker("worker", ["--queue", redis.url, "--projects", join(root, "projects"), "--outputs", join(root, "outputs"), "--shutdown-grace", "0"]);
+    worker = await startWorker("worker", [
+      "--queue",
+      redis.url,
+      "--projects",
+      join(root, "projects"),
+      "--outputs",
+      join(root, "outputs"),
+      "--shutdown-grace",
+      "0",
+    ]);
     const connection = { connection: { url: redis.url }, prefix: QUEUE_PREFIX };
     renders = new Queue(RENDERS_QUEUE, connection);
     tasks = new Queue(TASKS_QUEUE, connection);
@@ -95,7 +104,14 @@ describe.skipIf(!REDIS_SERVER)("hostile jobs written straight into Redis", () =>
   it("a request whose output name climbs out fails as invalid-job", async () => {
     const job = await renders.add(
       "render",
-      { requestId: "request-with-bad-output", composition: "ok", outputName: "../escape.mp4", options: OPTIONS, chunkSize: null, createdAt: new Date().toISOString() },
+      {
+        requestId: "request-with-bad-output",
+        composition: "ok",
+        outputName: "../escape.mp4",
+        options: OPTIONS,
+        chunkSize: null,
+        createdAt: new Date().toISOString(),
+      },
       { jobId: "request-with-bad-output" },
     );
     expect(await failedReason(renders, job)).toMatch(/^invalid-job: the output name/);

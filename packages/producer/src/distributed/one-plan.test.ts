@@ -29,7 +29,10 @@ describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
   let reference: Buffer[];
 
   beforeAll(async () => {
-    cluster = await startSmallCluster(REDIS_SERVER!, "one-plan", { "shrinking/index.html": CROSSING, "tampered/index.html": CROSSING }, ["--chunk-size", CHUNK_SIZE]);
+    cluster = await startSmallCluster(REDIS_SERVER!, "one-plan", { "shrinking/index.html": CROSSING, "tampered/index.html": CROSSING }, [
+      "--chunk-size",
+      CHUNK_SIZE,
+    ]);
     ({ root, projectsDir, outputsDir, server, worker } = cluster);
     const options = validateRenderOptions({ format: "mp4", crf: 0 });
     if (!options.ok) throw new Error(JSON.stringify(options.problem));
@@ -54,7 +57,10 @@ describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
     expect(events.at(-1)!.data).toMatchObject({ frames: 30 });
     const frames = decodeFrames(["-i", join(outputsDir, `${id}.mp4`)], 320, 180);
     expect(frames).toHaveLength(30);
-    expect(reference.flatMap((frame, n) => (frame.equals(frames[n]!) ? [] : [n])), "frames that differ from a single render of the planned composition").toEqual([]);
+    expect(
+      reference.flatMap((frame, n) => (frame.equals(frames[n]!) ? [] : [n])),
+      "frames that differ from a single render of the planned composition",
+    ).toEqual([]);
   }, 180_000);
 
   it("fails as invalid-job when the stored plan changed after it was made, and leaves no chunk behind", async () => {

@@ -1,7 +1,17 @@
 /** The pure parts of the distributed queue: job input cap, failure codes, names. */
 import { describe, expect, it } from "vitest";
 import { JobPayloadTooLargeError } from "../queue/render-backend.js";
-import { checkPayloadSize, chunkDirectory, decodeFailure, encodeFailure, isOutputName, MAX_JOB_PAYLOAD_BYTES, payloadBytes, taskId, type TaskData } from "./protocol.js";
+import {
+  checkPayloadSize,
+  chunkDirectory,
+  decodeFailure,
+  encodeFailure,
+  isOutputName,
+  MAX_JOB_PAYLOAD_BYTES,
+  payloadBytes,
+  taskId,
+  type TaskData,
+} from "./protocol.js";
 
 describe("a job's input", () => {
   it("may be up to 256 KiB of JSON, and no more", () => {

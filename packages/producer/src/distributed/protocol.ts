@@ -152,7 +152,8 @@ export function checkRenderJobData(data: unknown): RenderJobData {
   const candidate = (data ?? {}) as Partial<Record<keyof RenderJobData, unknown>>;
   requireRequestId(candidate.requestId);
   if (typeof candidate.composition !== "string") throw new InvalidJobError("the job names no composition");
-  if (!isOutputName(candidate.outputName)) throw new InvalidJobError(`the output name ${JSON.stringify(candidate.outputName)?.slice(0, 80)} is not a plain file name`);
+  if (!isOutputName(candidate.outputName))
+    throw new InvalidJobError(`the output name ${JSON.stringify(candidate.outputName)?.slice(0, 80)} is not a plain file name`);
   if (typeof candidate.options !== "object" || candidate.options === null) throw new InvalidJobError("the job has no render options");
   if (candidate.outputsMark !== undefined && !isRequestId(candidate.outputsMark)) throw new InvalidJobError("the job's outputs mark is not a plain name");
   return data as RenderJobData;
@@ -162,7 +163,8 @@ export function checkRenderJobData(data: unknown): RenderJobData {
 export function checkTaskData(data: unknown): TaskData {
   const candidate = (data ?? {}) as Record<string, unknown>;
   requireRequestId(candidate.requestId);
-  if (!["render", "plan", "chunk", "assemble"].includes(candidate.kind as string)) throw new InvalidJobError(`the task kind ${JSON.stringify(candidate.kind)?.slice(0, 40)} is unknown`);
+  if (!["render", "plan", "chunk", "assemble"].includes(candidate.kind as string))
+    throw new InvalidJobError(`the task kind ${JSON.stringify(candidate.kind)?.slice(0, 40)} is unknown`);
   if (candidate.kind === "chunk" || candidate.kind === "assemble") {
     if (!isCount(candidate.count) || (candidate.kind === "chunk" && !isCount(candidate.index))) {
       throw new InvalidJobError("the task's chunk numbers are not whole numbers");

@@ -77,7 +77,6 @@ function ended(job: RenderJob): Promise<void> {
   });
 }
 
-
 function isRenderJobData(data: unknown): data is RenderJobData {
   try {
     checkRenderJobData(data);
@@ -170,7 +169,8 @@ export class RedisRenderBackend implements RenderBackend {
     // Those already waiting take the free slots first (FIFO); slots left over are these requests'.
     const free = Math.max(0, limit - active - waiting);
     const wouldWait = Math.max(0, jobs.length - free);
-    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue) throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
+    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue)
+      throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
     const followed = jobs.map((job, index) => this.follow(job, { own: true, announced: index >= free }));
     const retain = { removeOnComplete: { age: RETAIN_SECONDS }, removeOnFail: { age: RETAIN_SECONDS } };
     try {
@@ -249,7 +249,10 @@ export class RedisRenderBackend implements RenderBackend {
         .filter((followed) => followed.job.snapshot().state === "queued")
         .map((followed) => stop(followed, "the server shut down before the render started")),
     );
-    await within(Promise.all(own().map((followed) => ended(followed.job))).then(() => undefined), graceWindows(graceMs).finishMs);
+    await within(
+      Promise.all(own().map((followed) => ended(followed.job))).then(() => undefined),
+      graceWindows(graceMs).finishMs,
+    );
     await Promise.all(own().map((followed) => stop(followed, "the server shut down")));
     // Workers that could not be reached in time: the streams still end.
     for (const followed of own()) followed.job.fail("cancelled", "the server shut down");
@@ -455,7 +458,10 @@ export class RedisRenderBackend implements RenderBackend {
         } else if (state === "active") {
           this.onActive(id);
         } else if (state === "unknown") {
-          followed.job.fail(followed.cancelling ? "cancelled" : "worker-lost", followed.cancelling ? "render cancelled" : "the render's job is no longer in the queue");
+          followed.job.fail(
+            followed.cancelling ? "cancelled" : "worker-lost",
+            followed.cancelling ? "render cancelled" : "the render's job is no longer in the queue",
+          );
           this.retire(id);
         } else if (followed.cancelling) {
           await this.removeIfWaiting(followed, "render cancelled before it started");

@@ -24,9 +24,13 @@ export async function checkReachable(url: string, timeoutMs = 5000): Promise<voi
     lastError = error.message;
   });
   try {
-    await withDeadline(client.connect().then(() => client.ping()), timeoutMs, () => {
-      throw new Error(`no answer within ${timeoutMs / 1000} s`);
-    });
+    await withDeadline(
+      client.connect().then(() => client.ping()),
+      timeoutMs,
+      () => {
+        throw new Error(`no answer within ${timeoutMs / 1000} s`);
+      },
+    );
   } catch (error) {
     throw new QueueConnectionError(`cannot reach the queue at ${redactedUrl(url)}: ${lastError || (error as Error).message}`);
   } finally {

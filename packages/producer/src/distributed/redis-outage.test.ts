@@ -25,7 +25,10 @@ describe.skipIf(!REDIS_SERVER)("when Redis goes away", () => {
     redis = await startRedis(REDIS_SERVER!);
     root = await mkdtemp(join(tmpdir(), "compose-outage-"));
     const dirs = ["--projects", root, "--outputs", join(root, "outputs"), "--shutdown-grace", String(GRACE_SECONDS)];
-    [serve, worker] = await Promise.all([spawnServe(["--port", "0", "--queue", redis.url, ...dirs]).ready, startWorker("worker", ["--queue", redis.url, ...dirs])]);
+    [serve, worker] = await Promise.all([
+      spawnServe(["--port", "0", "--queue", redis.url, ...dirs]).ready,
+      startWorker("worker", ["--queue", redis.url, ...dirs]),
+    ]);
     await redis.stop();
   });
 

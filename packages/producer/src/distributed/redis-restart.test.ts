@@ -10,7 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Queue } from "bullmq";
-import { findRedisServer, startRedis, startSmallCluster, startWorker, type RedisServer, type SmallCluster, type WorkerProcess } from "../../test/support/cluster.js";
+import {
+  findRedisServer,
+  startRedis,
+  startSmallCluster,
+  startWorker,
+  type RedisServer,
+  type SmallCluster,
+  type WorkerProcess,
+} from "../../test/support/cluster.js";
 import { PROJECT_FILES, TINY } from "../../test/support/compositions.js";
 import { eventually, request } from "../../test/support/http.js";
 import { leftoverProcesses, spawnServe, type ServeProcess } from "../../test/support/serve.js";
@@ -105,9 +113,22 @@ describe.skipIf(!REDIS_SERVER)("with --queue", () => {
     const root = await mkdtemp(join(tmpdir(), "compose-other-outputs-"));
     try {
       await writeFile(join(root, "slow.html"), SLOW);
-      const server = await spawnServe(["--port", "0", "--queue", redis.url, "--projects", root, "--outputs", join(root, "server-outputs"), "--shutdown-grace", "0"]).ready;
+      const server = await spawnServe([
+        "--port",
+        "0",
+        "--queue",
+        redis.url,
+        "--projects",
+        root,
+        "--outputs",
+        join(root, "server-outputs"),
+        "--shutdown-grace",
+        "0",
+      ]).ready;
       extra.push(server);
-      extra.push(await startWorker("elsewhere", ["--queue", redis.url, "--projects", root, "--outputs", join(root, "worker-outputs"), "--shutdown-grace", "0"]));
+      extra.push(
+        await startWorker("elsewhere", ["--queue", redis.url, "--projects", root, "--outputs", join(root, "worker-outputs"), "--shutdown-grace", "0"]),
+      );
       const id = (await request(`${server.url}/render`, { body: { ...BODY, composition: "slow.html" } })).json.requestId as string;
       const failed = await eventually(async () => {
         const now = await status(server.url, id);

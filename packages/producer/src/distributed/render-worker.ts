@@ -150,7 +150,11 @@ export async function startRenderWorker(config: WorkerConfig, options: RenderWor
   const coordinatorContext = { tasks, taskEvents, outputsDir };
   // A worker stops answering for its jobs after this long; others then run them again.
   // The worker's name goes on every job it takes (BullMQ's processedBy): which machine and process holds a request or task.
-  const stallSettings = { lockDuration: config.stallTimeoutMs, stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)), name: `${hostname()}:${process.pid}` };
+  const stallSettings = {
+    lockDuration: config.stallTimeoutMs,
+    stalledInterval: Math.max(500, Math.round(config.stallTimeoutMs / 2)),
+    name: `${hostname()}:${process.pid}`,
+  };
 
   /** Gives a job back to the queue (another worker takes it), as BullMQ expects it done. */
   async function handBack(job: Job, token: string | undefined, what: string): Promise<never> {

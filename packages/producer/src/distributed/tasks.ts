@@ -75,14 +75,26 @@ async function planRequest(request: RenderJobData, context: TaskContext, chunkSi
   const chunks = chunkDirectory(context.outputsDir, request.requestId);
   await mkdir(chunks, { recursive: true });
   const { plan } = await planChunks(
-    { composition, options: request.options, ...context.renderSettings, chunkSize, root: context.outputsDir, workDir: relative(context.outputsDir, chunks), output: request.outputName },
+    {
+      composition,
+      options: request.options,
+      ...context.renderSettings,
+      chunkSize,
+      root: context.outputsDir,
+      workDir: relative(context.outputsDir, chunks),
+      output: request.outputName,
+    },
     hooks,
   );
   const text = planToJson(plan);
   const file = planFile(chunks);
   await writeFile(`${file}.partial`, text);
   await rename(`${file}.partial`, file);
-  const { composition: { width, height }, totalFrames, durationSeconds } = plan;
+  const {
+    composition: { width, height },
+    totalFrames,
+    durationSeconds,
+  } = plan;
   return { hash: sha256(text), ranges: [...plan.ranges], totalFrames, durationSeconds, width, height };
 }
 
@@ -94,7 +106,9 @@ async function planRequest(request: RenderJobData, context: TaskContext, chunkSi
 async function storedPlan(context: TaskContext, requestId: string, hash: string): Promise<RenderPlan> {
   const text = await readFile(planFile(chunkDirectory(context.outputsDir, requestId)), "utf8");
   if (sha256(text) !== hash) {
-    throw new UnrecoverableError(encodeFailure("invalid-job", `the stored plan of request ${requestId} does not have the hash its tasks were given: it changed after it was made`));
+    throw new UnrecoverableError(
+      encodeFailure("invalid-job", `the stored plan of request ${requestId} does not have the hash its tasks were given: it changed after it was made`),
+    );
   }
   return planFromJson(text);
 }
@@ -122,7 +136,10 @@ async function checkChunks(request: RenderJobData, context: TaskContext, plan: R
     await renderChunk(request, context, plan, index, hooks);
     const again = await outputProblem(file, expected, "frames", hooks.signal);
     if (again) {
-      throw new RenderError("encode-failed", `chunk ${index + 1}/${plan.ranges.length} (frames ${range.start}-${range.end - 1}) is wrong: ${problem}; rendered again, ${again}`);
+      throw new RenderError(
+        "encode-failed",
+        `chunk ${index + 1}/${plan.ranges.length} (frames ${range.start}-${range.end - 1}) is wrong: ${problem}; rendered again, ${again}`,
+      );
     }
   }
 }
@@ -151,7 +168,12 @@ export async function runTask(job: Job<TaskData>, request: RenderJobData, contex
         const plan = await storedPlan(context, data.requestId, data.planHash);
         const range = plan.ranges[data.index];
         if (range?.start !== data.frames.start || range.end !== data.frames.end) {
-          throw new UnrecoverableError(encodeFailure("invalid-job", `chunk ${data.index + 1} of request ${data.requestId} names frames ${data.frames.start}-${data.frames.end - 1}, which are not a range of its plan`));
+          throw new UnrecoverableError(
+            encodeFailure(
+              "invalid-job",
+              `chunk ${data.index + 1} of request ${data.requestId} names frames ${data.frames.start}-${data.frames.end - 1}, which are not a range of its plan`,
+            ),
+          );
         }
         return await renderChunk(request, context, plan, data.index, hooks);
       }

@@ -52,7 +52,8 @@ function refusedRows(rows: RefusedRow[], field: string, what: string): HttpError
 }
 
 function rowsField(rows: unknown, maxRows: number): unknown[] {
-  if (!Array.isArray(rows)) throw invalid(`rows must be a JSON array of variable objects, one per output (got ${rows === undefined ? "nothing" : describeValue(rows)})`, "rows");
+  if (!Array.isArray(rows))
+    throw invalid(`rows must be a JSON array of variable objects, one per output (got ${rows === undefined ? "nothing" : describeValue(rows)})`, "rows");
   if (rows.length === 0) throw invalid("rows is empty: give at least one object of variable values", "rows");
   if (rows.length > maxRows) {
     throw new HttpError(413, "payload-too-large", `the batch has ${rows.length} rows, over this server's limit of ${maxRows} (its --max-batch-rows)`, "rows");
@@ -86,7 +87,12 @@ async function declarationsOf(file: string, composition: string): Promise<Compos
  * `compose render --batch` fills them), each checked as a request's outputName is; two rows that
  * would write one file are refused.
  */
-async function templateOutputNames(template: unknown, values: Array<Record<string, unknown>>, format: RenderOptions["format"], composition: { name: string; file: string }): Promise<string[]> {
+async function templateOutputNames(
+  template: unknown,
+  values: Array<Record<string, unknown>>,
+  format: RenderOptions["format"],
+  composition: { name: string; file: string },
+): Promise<string[]> {
   if (typeof template !== "string") throw invalid(`output must be a template of file names, such as {index}.{ext} (got ${describeValue(template)})`, "output");
   if (/[\\/]/.test(template)) throw invalid(`output ${template} must name files in the outputs directory, without directories`, "output");
   const declarations = await declarationsOf(composition.file, composition.name);
@@ -101,7 +107,10 @@ async function templateOutputNames(template: unknown, values: Array<Record<strin
   if (refused.length > 0) throw refusedRows(refused, "output", "would have an output name that is refused");
   const shared = sharedOutput(names);
   if (shared !== undefined) {
-    throw invalid(`${rowName(shared.first)} and ${rowName(shared.second)} would both write ${shared.output}: put {index} or a variable that differs in output`, "output");
+    throw invalid(
+      `${rowName(shared.first)} and ${rowName(shared.second)} would both write ${shared.output}: put {index} or a variable that differs in output`,
+      "output",
+    );
   }
   return names;
 }

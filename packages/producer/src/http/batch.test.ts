@@ -150,7 +150,9 @@ describe("refusals: nothing is queued", () => {
       { row: 2, message: single.json.error.message },
       { row: 3, message: "variables must be a JSON object mapping variable ids to values (got [])" },
     ]);
-    expect(refused.json.error.message).toBe(`2 rows refused, so nothing was queued: row 2: ${single.json.error.message}; row 3: ${refused.json.error.rows[1].message}`);
+    expect(refused.json.error.message).toBe(
+      `2 rows refused, so nothing was queued: row 2: ${single.json.error.message}; row 3: ${refused.json.error.rows[1].message}`,
+    );
     expect(await get("/render/queue")).toMatchObject({ activeRenders: 0, queuedRenders: 0 });
   });
 
@@ -165,20 +167,30 @@ describe("refusals: nothing is queued", () => {
 
   it("refuses a template that names nothing, or names an output no request may have", async () => {
     const unknown = await post("/render/batch", { composition: "moods", output: "{row}.{ext}", rows: [{}] });
-    expect(unknown.json.error).toMatchObject({ field: "output", message: "output {row}.{ext} names {row}, which is not {index}, {ext} or a declared variable ({mood})" });
+    expect(unknown.json.error).toMatchObject({
+      field: "output",
+      message: "output {row}.{ext} names {row}, which is not {index}, {ext} or a declared variable ({mood})",
+    });
     const noExtension = await post("/render/batch", { composition: "moods", output: "{index}", rows: [{}, {}] });
     expect(noExtension.json.error.rows).toEqual([
       { row: 1, message: "output makes 1, which must end in .mp4 for format mp4" },
       { row: 2, message: "output makes 2, which must end in .mp4 for format mp4" },
     ]);
     const directory = await post("/render/batch", { composition: "moods", output: "../{index}.{ext}", rows: [{}] });
-    expect(directory.json.error).toMatchObject({ field: "output", message: "output ../{index}.{ext} must name files in the outputs directory, without directories" });
+    expect(directory.json.error).toMatchObject({
+      field: "output",
+      message: "output ../{index}.{ext} must name files in the outputs directory, without directories",
+    });
   });
 
   it("answers 413 beyond the server's row limit and body limit, in the server's error shape", async () => {
     const rows = await post("/render/batch", { composition: "tiny", rows: [{}, {}, {}, {}, {}] });
     expectStatus(rows, 413, "POST", "/render/batch");
-    expect(rows.json.error).toEqual({ code: "payload-too-large", field: "rows", message: "the batch has 5 rows, over this server's limit of 4 (its --max-batch-rows)" });
+    expect(rows.json.error).toEqual({
+      code: "payload-too-large",
+      field: "rows",
+      message: "the batch has 5 rows, over this server's limit of 4 (its --max-batch-rows)",
+    });
     const body = await post("/render/batch/stream", { composition: "tiny", rows: [{ text: "x".repeat(1024 * 1024) }] });
     expectStatus(body, 413, "POST", "/render/batch/stream");
     expect(body.json.error).toEqual({ code: "payload-too-large", message: "the request body is larger than 1 MiB (this server's --max-batch-body-mib)" });

@@ -81,8 +81,14 @@ export interface ErrorHandling {
 export function installErrorHandling(app: FastifyInstance, { logError, routeGuide }: ErrorHandling): void {
   app.setErrorHandler(async (error, request, reply) => {
     const http = toHttpError(error as FastifyError, request.routeOptions.bodyLimit);
-    if (http.code === "internal-error") logError(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return reply.status(http.status).headers(http.headers).send(errorBody(http.code, http.message, http.field, http.rows));
+    if (http.code === "internal-error")
+      logError(`${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return reply
+      .status(http.status)
+      .headers(http.headers)
+      .send(errorBody(http.code, http.message, http.field, http.rows));
   });
-  app.setNotFoundHandler(async (request, reply) => reply.status(404).send(errorBody("unknown-route", `there is no ${request.method} ${request.url.split("?")[0]}; ${routeGuide}`)));
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.status(404).send(errorBody("unknown-route", `there is no ${request.method} ${request.url.split("?")[0]}; ${routeGuide}`)),
+  );
 }

@@ -58,7 +58,8 @@ export async function acceptOnce(request: FastifyRequest, reply: FastifyReply, s
         `Idempotency-Key ${key} was sent within the last day with another request (another route or body); send a new key with a new request`,
       );
     }
-    if (earlier.answer === null) throw new HttpError(409, "idempotency-key-in-use", `a request with Idempotency-Key ${key} is still being accepted; retry in a moment`);
+    if (earlier.answer === null)
+      throw new HttpError(409, "idempotency-key-in-use", `a request with Idempotency-Key ${key} is still being accepted; retry in a moment`);
     reply.header(REPLAYED_HEADER, "true");
     return earlier.answer;
   }

@@ -60,7 +60,10 @@ function schemaField<T>(schema: z.ZodType<T>, value: unknown, field: string): T 
 }
 
 /** The request's own fields besides the render options: checked, absent ones left out. */
-export function requestOnlyFields(fields: { metadata?: unknown; webhook?: unknown }, context: RequestContext): { metadata?: RequestMetadata; webhook?: WebhookRequest } {
+export function requestOnlyFields(
+  fields: { metadata?: unknown; webhook?: unknown },
+  context: RequestContext,
+): { metadata?: RequestMetadata; webhook?: WebhookRequest } {
   const checked: { metadata?: RequestMetadata; webhook?: WebhookRequest } = {};
   if (fields.metadata !== undefined) checked.metadata = schemaField(metadataSchema, fields.metadata, "metadata");
   if (fields.webhook !== undefined) {
@@ -99,7 +102,10 @@ export function renderOptionsField(fields: Record<string, unknown>, context: Req
     throw invalid("allowHosts is not accepted by this server (it was started without --accept-request-hosts)", "allowHosts");
   }
   if (result.options.docker) {
-    throw invalid("docker is not a server option: the server renders with its own browser and ffmpeg; run the server inside the container image for pinned output", "docker");
+    throw invalid(
+      "docker is not a server option: the server renders with its own browser and ffmpeg; run the server inside the container image for pinned output",
+      "docker",
+    );
   }
   return result.options;
 }

@@ -71,7 +71,7 @@ describe("GET /render/{id}/events", () => {
 
 describe("metadata", () => {
   it.each([
-    ["an array", ["a"], "metadata must be a JSON object of the client's own (got [\"a\"])"],
+    ["an array", ["a"], 'metadata must be a JSON object of the client\'s own (got ["a"])'],
     ["too large", { text: "x".repeat(5000) }, "metadata is 5011 bytes as JSON, over the limit of 4096"],
     ["too deep", { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } }, "metadata must be a JSON object nested at most 8 levels deep"],
   ])("refuses %s with a 400 naming the field", async (_, metadata, message) => {

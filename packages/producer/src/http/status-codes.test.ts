@@ -123,11 +123,27 @@ describe("400: unknown fields, bad values and compositions outside the projects 
   it.each([
     ["a misspelt field", { composition: "tiny", qualty: "high" }, 'qualty is not a render option; did you mean "quality"?'],
     ["a misspelt enum value", { composition: "tiny", quality: "hihg" }, 'quality must be one of draft, standard, high (got hihg); did you mean "high"?'],
-    ["a misspelt composition path", { composition: "tinny" }, /^composition does not exist in the projects directory \(got tinny\); .*; did you mean "tiny"\?$/],
+    [
+      "a misspelt composition path",
+      { composition: "tinny" },
+      /^composition does not exist in the projects directory \(got tinny\); .*; did you mean "tiny"\?$/,
+    ],
     ["a misspelt file in a directory", { composition: "moods/indx.html" }, /; did you mean "moods\/index.html"\?$/],
-    ["a misspelt file behind a link out of the projects", { composition: "escape/indx.html" }, /^composition does not exist in the projects directory \(got escape\/indx.html\); [^;]*$/],
-    ["a misspelt name of a file linked from outside", { composition: "lnk.html" }, /^composition does not exist in the projects directory \(got lnk.html\); [^;]*$/],
-    ["an entry that is a FIFO", { composition: "piped" }, "composition piped/index.html is a FIFO (named pipe); only regular files inside the project are read (not-a-project-file; got piped)"],
+    [
+      "a misspelt file behind a link out of the projects",
+      { composition: "escape/indx.html" },
+      /^composition does not exist in the projects directory \(got escape\/indx.html\); [^;]*$/,
+    ],
+    [
+      "a misspelt name of a file linked from outside",
+      { composition: "lnk.html" },
+      /^composition does not exist in the projects directory \(got lnk.html\); [^;]*$/,
+    ],
+    [
+      "an entry that is a FIFO",
+      { composition: "piped" },
+      "composition piped/index.html is a FIFO (named pipe); only regular files inside the project are read (not-a-project-file; got piped)",
+    ],
   ] as const)("names the cause of %s", async (_, body, message) => {
     const response = await call("POST", "/render", { body });
     expectStatus(response, 400, "POST", "/render");

@@ -6,7 +6,9 @@ import { RENDER_STATES, renderStatusSchema } from "./render-status.js";
 const count = z.number().int().min(0);
 
 /** How many of a batch's rows are in each state. */
-export const batchCountsSchema = z.strictObject(Object.fromEntries(RENDER_STATES.map((state) => [state, count])) as Record<(typeof RENDER_STATES)[number], typeof count>);
+export const batchCountsSchema = z.strictObject(
+  Object.fromEntries(RENDER_STATES.map((state) => [state, count])) as Record<(typeof RENDER_STATES)[number], typeof count>,
+);
 
 export type BatchCounts = z.infer<typeof batchCountsSchema>;
 

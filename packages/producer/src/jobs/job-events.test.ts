@@ -19,7 +19,9 @@ describe("clientEvent", () => {
   it("refuses an event with a field the schema does not name, or a failure code that is none of the error codes", () => {
     const progress = { type: "progress", stage: "capture", frame: 1, totalFrames: 2, percent: 50, framesPerSecond: 10 } as const;
     expect(clientEvent("r1", progress, output)).toEqual({ ...progress, requestId: "r1" });
-    expect(() => clientEvent("r1", { ...progress, eta: 3 } as RendererEvent, output)).toThrow("a progress event the event schema refuses: the event Unrecognized key: \"eta\"");
+    expect(() => clientEvent("r1", { ...progress, eta: 3 } as RendererEvent, output)).toThrow(
+      'a progress event the event schema refuses: the event Unrecognized key: "eta"',
+    );
     const failed = { type: "failed" as const, code: "internal", message: "boom", problems: [] };
     expect(() => clientEvent("r1", failed as RendererEvent, output)).toThrow(/^a failed event the event schema refuses: code Invalid option/);
   });

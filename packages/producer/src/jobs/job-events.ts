@@ -20,7 +20,9 @@ const requestFacts = {
 };
 const downloadUrl = z
   .string()
-  .describe("Where to download the output, relative to the server: /render/{id}/output. The renderer names a path on the machine that rendered; the server gives the URL instead.");
+  .describe(
+    "Where to download the output, relative to the server: /render/{id}/output. The renderer names a path on the machine that rendered; the server gives the URL instead.",
+  );
 
 /**
  * The queue's own events, before the renderer has anything to say: the request waits at

@@ -33,7 +33,9 @@ export const renderStatusSchema = z.strictObject({
   error: renderFailedEventSchema.pick({ code: true, message: true }).nullable(),
   outputName: z
     .string()
-    .describe("The output's name in the outputs directory: the request's outputName, its batch's output template's, else <requestId>.<ext> (<requestId> for png-sequence)."),
+    .describe(
+      "The output's name in the outputs directory: the request's outputName, its batch's output template's, else <requestId>.<ext> (<requestId> for png-sequence).",
+    ),
   metadata: metadataSchema.nullable().describe("The request's metadata, as it gave it."),
   batch: batchMembershipSchema.nullable().describe("The batch this request is a row of."),
   webhook: webhookStatusSchema.nullable().describe("The request's webhook and its delivery: attempts start once the render has ended."),

@@ -5,5 +5,12 @@ import { withDeadline } from "@compose/renderer";
  * past its grace, what an unreachable Redis holds up). True when it settled in time.
  */
 export function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return withDeadline(promise.then(() => true, () => true), ms, () => false);
+  return withDeadline(
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    ms,
+    () => false,
+  );
 }

@@ -115,7 +115,9 @@ describe("routes and document", () => {
 describe("the render request schema", () => {
   it("is core's render options schema plus composition and the request's own fields, closed to other fields", () => {
     const schema = document.components.schemas.RenderRequest;
-    expect(Object.keys(schema.properties).sort()).toEqual(["composition", "metadata", "outputName", "webhook", ...Object.keys(renderOptionsSchema.shape)].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      ["composition", "metadata", "outputName", "webhook", ...Object.keys(renderOptionsSchema.shape)].sort(),
+    );
     expect(schema.required).toEqual(["composition"]);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.fps.anyOf.map((rate: { const: number }) => rate.const)).toEqual([24, 30, 60]);
@@ -123,7 +125,9 @@ describe("the render request schema", () => {
 
   it("of a batch is the same options with rows and an output template in place of outputName", () => {
     const schema = document.components.schemas.BatchRequest;
-    expect(Object.keys(schema.properties).sort()).toEqual(["composition", "metadata", "output", "rows", "webhook", ...Object.keys(renderOptionsSchema.shape)].sort());
+    expect(Object.keys(schema.properties).sort()).toEqual(
+      ["composition", "metadata", "output", "rows", "webhook", ...Object.keys(renderOptionsSchema.shape)].sort(),
+    );
     expect(schema.required).toEqual(["composition", "rows"]);
     expect(schema.additionalProperties).toBe(false);
   });

@@ -1,4 +1,13 @@
-import { CONCURRENT_RENDERS, FOLDER_FORMAT, FORMAT_TABLE, isFolderOutput, jsonSchema, OUTPUT_FORMATS, renderOptionsSchema, renderProgressSchema } from "@compose/core";
+import {
+  CONCURRENT_RENDERS,
+  FOLDER_FORMAT,
+  FORMAT_TABLE,
+  isFolderOutput,
+  jsonSchema,
+  OUTPUT_FORMATS,
+  renderOptionsSchema,
+  renderProgressSchema,
+} from "@compose/core";
 import { z } from "zod";
 import { batchAcceptedSchema, batchCountsSchema, batchFinishedEventSchema, batchRowStatusSchema, batchStatusSchema } from "../jobs/batch-status.js";
 import { clientRenderEventSchemas, queuedEventSchema, runningEventSchema } from "../jobs/job-events.js";
@@ -56,7 +65,10 @@ const batchRequestSchema = () =>
       rows: {
         type: "array",
         minItems: 1,
-        items: { type: "object", description: "One row: the `variables` of its request (over the batch's own `variables`), checked as a single request's `variables` are." },
+        items: {
+          type: "object",
+          description: "One row: the `variables` of its request (over the batch's own `variables`), checked as a single request's `variables` are.",
+        },
         description: "One object of variable values per output. More rows than the server's --max-batch-rows: 413.",
         examples: [[{ name: "Ada" }, { name: "Grace" }]],
       },
@@ -111,8 +123,12 @@ const batchErrors = {
   400: errorResponse(
     "As for a single request; refused rows are all listed (`rows`: each `{row, message}`, the first ones in `message` too), as are rows whose output names are refused; two rows naming one file is a 400 naming both.",
   ),
-  409: errorResponse("A row's output name is being written by a request still queued or running (`output-name-taken`), or a request with the Idempotency-Key is still being accepted (`idempotency-key-in-use`)."),
-  413: errorResponse("More rows than the server's --max-batch-rows, a body larger than its --max-batch-body-mib, or (with `--queue`) a row's job over 256 KiB: `payload-too-large`."),
+  409: errorResponse(
+    "A row's output name is being written by a request still queued or running (`output-name-taken`), or a request with the Idempotency-Key is still being accepted (`idempotency-key-in-use`).",
+  ),
+  413: errorResponse(
+    "More rows than the server's --max-batch-rows, a body larger than its --max-batch-body-mib, or (with `--queue`) a row's job over 256 KiB: `payload-too-large`.",
+  ),
   429: errorResponse("The rows that would wait do not fit in the queue (`--max-queue`): nothing is queued."),
 };
 const unknownBatch = errorResponse("No batch has this id: `unknown-batch`.");
@@ -140,7 +156,10 @@ const rangeHeader = {
  */
 const EVENTS = {
   QueuedEvent: [queuedEventSchema, "Sent before rendering begins when every slot is busy, and again each time the place changes. Position 1 runs next."],
-  RunningEvent: [runningEventSchema, "The request has a slot (it left the queue, or never waited); the renderer's `started` follows once the composition is loaded."],
+  RunningEvent: [
+    runningEventSchema,
+    "The request has a slot (it left the queue, or never waited); the renderer's `started` follows once the composition is loaded.",
+  ],
   StartedEvent: [
     clientRenderEventSchemas.started,
     "The renderer has loaded the composition and begins to capture. In a chunked render, sent when the first chunk starts, with the whole render's `totalFrames` and `durationSeconds`.",
@@ -154,7 +173,10 @@ const EVENTS = {
     "A problem the render works around, such as an undeclared variable without strictVariables. Of each code the first ten are sent; the others are counted in one last warning of that code.",
   ],
   FinishedEvent: [clientRenderEventSchemas.finished, "The last event of a successful render. Time waiting in the queue is not in `elapsedMs`."],
-  FailedEvent: [clientRenderEventSchemas.failed, "The last event of a failed or cancelled render. `code` is one of the error codes; `cancelled` when the client, the server or a worker stopped it."],
+  FailedEvent: [
+    clientRenderEventSchemas.failed,
+    "The last event of a failed or cancelled render. `code` is one of the error codes; `cancelled` when the client, the server or a worker stopped it.",
+  ],
 } satisfies Record<string, [z.ZodType, string]>;
 
 /**
@@ -172,9 +194,12 @@ function generatedSchemas(): Record<string, object> {
   registry.add(batchRowStatusSchema, { id: "BatchRowStatus" });
   registry.add(batchStatusSchema, { id: "BatchStatus" });
   registry.add(batchAcceptedSchema, { id: "BatchAccepted" });
-  registry.add(batchFinishedEventSchema.describe("The last event of a batch's stream, once every row has sent its last event: how many rows ended in each state."), {
-    id: "BatchFinishedEvent",
-  });
+  registry.add(
+    batchFinishedEventSchema.describe("The last event of a batch's stream, once every row has sent its last event: how many rows ended in each state."),
+    {
+      id: "BatchFinishedEvent",
+    },
+  );
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => ref(id).$ref });
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]));
 }
@@ -250,9 +275,15 @@ const eventStream = (...names: string[]) => ({ "text/event-stream": { schema: { 
 
 /** How a receiver knows a webhook's POST is the server's: the headers it carries. */
 const webhookHeaders = {
-  [WEBHOOK_HEADERS.delivery]: { schema: { type: "string" }, description: "The delivery's id, the same on every attempt: a receiver that has seen it may ignore a repeat." },
+  [WEBHOOK_HEADERS.delivery]: {
+    schema: { type: "string" },
+    description: "The delivery's id, the same on every attempt: a receiver that has seen it may ignore a repeat.",
+  },
   [WEBHOOK_HEADERS.event]: { schema: { type: "string", enum: ["render", "batch"] }, description: "What ended." },
-  [WEBHOOK_HEADERS.timestamp]: { schema: { type: "string" }, description: "Unix time in seconds when the attempt was signed; refuse old ones so a POST cannot be replayed." },
+  [WEBHOOK_HEADERS.timestamp]: {
+    schema: { type: "string" },
+    description: "Unix time in seconds when the attempt was signed; refuse old ones so a POST cannot be replayed.",
+  },
   [WEBHOOK_HEADERS.signature]: {
     schema: { type: "string" },
     description: "`sha256=` and the hex HMAC-SHA256, keyed with the server's webhook secret, of `${timestamp}.${body}` (the raw body).",
@@ -288,7 +319,11 @@ export function openApiDocument(): object {
           security: [],
           responses: { 200: { description: "The server is up.", content: json({ type: "object", properties: { status: { const: "ok" } } }) } },
         },
-        head: { summary: "Liveness as GET /health answers it, without the body; never needs the token", security: [], responses: { 200: { description: "The server is up." } } },
+        head: {
+          summary: "Liveness as GET /health answers it, without the body; never needs the token",
+          security: [],
+          responses: { 200: { description: "The server is up." } },
+        },
       },
       "/openapi.json": {
         get: { summary: "This document", responses: { 200: { description: "OpenAPI 3.1", content: json({ type: "object" }) }, ...pick(401) } },
@@ -301,7 +336,10 @@ export function openApiDocument(): object {
         },
       },
       "/render/queue": {
-        get: { summary: "Queue state, to decide whether to submit now", responses: { 200: { description: "Counts", content: json(ref("QueueStatus")) }, ...pick(401, 503) } },
+        get: {
+          summary: "Queue state, to decide whether to submit now",
+          responses: { 200: { description: "Counts", content: json(ref("QueueStatus")) }, ...pick(401, 503) },
+        },
       },
       "/render": {
         post: {
@@ -333,7 +371,10 @@ export function openApiDocument(): object {
       },
       "/render/{id}": {
         parameters: [idParameter],
-        get: { summary: "State and progress of a render", responses: { 200: { description: "Status", content: json(ref("RenderStatus")) }, ...pick(401, 404, 503) } },
+        get: {
+          summary: "State and progress of a render",
+          responses: { 200: { description: "Status", content: json(ref("RenderStatus")) }, ...pick(401, 404, 503) },
+        },
         delete: {
           summary: "Cancel a render, or take it out of the queue",
           description: "Returns once the render has stopped and cleaned up. Its state is then `cancelled`, or `completed`/`failed` if it ended first.",
@@ -355,7 +396,11 @@ export function openApiDocument(): object {
           parameters: [idempotencyKey],
           requestBody: batchBody,
           responses: {
-            202: { description: "Accepted: every row is queued (or running).", headers: { Location: { schema: { type: "string" } } }, content: json(ref("BatchAccepted")) },
+            202: {
+              description: "Accepted: every row is queued (or running).",
+              headers: { Location: { schema: { type: "string" } } },
+              content: json(ref("BatchAccepted")),
+            },
             ...pick(401, 415, 422, 503),
             ...batchErrors,
           },
@@ -381,7 +426,10 @@ export function openApiDocument(): object {
       },
       "/render/batch/{id}": {
         parameters: [batchIdParameter],
-        get: { summary: "The batch's rows, each in brief, and how many are in each state", responses: { 200: { description: "Status", content: json(ref("BatchStatus")) }, ...pick(401, 503), 404: unknownBatch } },
+        get: {
+          summary: "The batch's rows, each in brief, and how many are in each state",
+          responses: { 200: { description: "Status", content: json(ref("BatchStatus")) }, ...pick(401, 503), 404: unknownBatch },
+        },
         delete: {
           summary: "Cancel the rows that have not ended",
           description: "Waiting rows leave the queue, running ones are stopped; answers once they have, with the batch's status.",
@@ -429,7 +477,11 @@ export function openApiDocument(): object {
     },
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "Required on every route but /health when the server was started with --token or COMPOSE_TOKEN." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "Required on every route but /health when the server was started with --token or COMPOSE_TOKEN.",
+        },
       },
       schemas,
     },

@@ -36,7 +36,8 @@ export function outputNameProblem(name: string, format: OutputFormat): string | 
   if (name.length > MAX_OUTPUT_NAME_LENGTH) return `is ${name.length} characters long, over the limit of ${MAX_OUTPUT_NAME_LENGTH}`;
   if (!OUTPUT_NAME.test(name)) return "may hold only letters, digits, ., _ and -, and must start with a letter or digit";
   const extension = outputExtension(format);
-  if (extension === "" && formatOfExtension(name) !== undefined) return `names a ${formatOfExtension(name)} file, but png-sequence writes a directory of frames: leave the extension out`;
+  if (extension === "" && formatOfExtension(name) !== undefined)
+    return `names a ${formatOfExtension(name)} file, but png-sequence writes a directory of frames: leave the extension out`;
   if (extension !== "" && !name.toLowerCase().endsWith(extension)) return `must end in ${extension} for format ${format}`;
   return undefined;
 }

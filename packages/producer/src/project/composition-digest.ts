@@ -13,7 +13,9 @@ export async function compositionDigest(file: string): Promise<string | undefine
   try {
     const info = await stat(file);
     if (!info.isFile() || info.size > MAX_DIGESTED_BYTES) return undefined;
-    return createHash("sha256").update(await readFile(file)).digest("hex");
+    return createHash("sha256")
+      .update(await readFile(file))
+      .digest("hex");
   } catch {
     return undefined;
   }

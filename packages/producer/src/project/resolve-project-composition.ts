@@ -56,7 +56,10 @@ export async function resolveProjectComposition(projectsRoot: string, requested:
 
   const found = await findCompositionEntry(path);
   if (found.kind === "missing") {
-    throw new CompositionPathError(`does not exist in the projects directory (got ${requested}); ${ALLOWED}`, await closestComposition(projectsRoot, requested));
+    throw new CompositionPathError(
+      `does not exist in the projects directory (got ${requested}); ${ALLOWED}`,
+      await closestComposition(projectsRoot, requested),
+    );
   }
   if (found.kind === "no-index") throw new CompositionPathError(`is a directory without an index.html (got ${requested}); ${ALLOWED}`);
   if (found.refused !== undefined) {

@@ -45,7 +45,10 @@ export interface RenderBackend {
 export class QueueFullError extends Error {
   override name = "QueueFullError";
   /** `submitted` requests (a batch's rows) would have `wouldWait` of them wait behind the `waiting` ones. */
-  constructor(readonly maxQueue: number, batch?: { submitted: number; wouldWait: number; waiting: number }) {
+  constructor(
+    readonly maxQueue: number,
+    batch?: { submitted: number; wouldWait: number; waiting: number },
+  ) {
     super(
       batch && batch.submitted > 1
         ? `the queue has no room for this batch: ${batch.wouldWait} of its ${batch.submitted} rows would wait behind ${batch.waiting} waiting requests, and ${maxQueue} may wait (the server's --max-queue); retry later, or send fewer rows`

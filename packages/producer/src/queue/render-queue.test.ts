@@ -67,7 +67,10 @@ describe("RenderQueue", () => {
 
     await h.finish("b");
     expect(h.started).toEqual(["a", "b", "c"]);
-    expect([positions(h.events.get("d")), positions(h.events.get("e"))]).toEqual([[2, 1], [3, 2]]);
+    expect([positions(h.events.get("d")), positions(h.events.get("e"))]).toEqual([
+      [2, 1],
+      [3, 2],
+    ]);
     await h.finish("a");
     await h.finish("c");
     expect(h.started).toEqual(["a", "b", "c", "d", "e"]);

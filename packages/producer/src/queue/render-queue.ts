@@ -50,7 +50,8 @@ export class RenderQueue implements RenderBackend {
     const free = Math.max(0, this.options.maxConcurrentRenders - this.running.size);
     const wouldWait = Math.max(0, jobs.length - free);
     const waiting = this.waitingJobs.length;
-    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue) throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
+    if (wouldWait > 0 && waiting + wouldWait > this.options.maxQueue)
+      throw new QueueFullError(this.options.maxQueue, { submitted: jobs.length, wouldWait, waiting });
     this.enqueue(jobs);
   }
 

@@ -124,7 +124,8 @@ describe("after kill -9 and a start on the same directories", () => {
       const port = (receiver.address() as AddressInfo).port;
       const withHost = ["--allow-host", "127.0.0.1"];
       const retrying = await restart(withHost, { COMPOSE_WEBHOOK_SECRET: SECRET });
-      const id = (await post(retrying.url, { composition: "tiny", quality: "draft", workers: 1, webhook: { url: `http://127.0.0.1:${port}/hook` } })).requestId as string;
+      const id = (await post(retrying.url, { composition: "tiny", quality: "draft", workers: 1, webhook: { url: `http://127.0.0.1:${port}/hook` } }))
+        .requestId as string;
       await eventually(async () => (deliveries.length >= 1 ? true : undefined), 60_000);
       await killHard(retrying);
       answer = 200;

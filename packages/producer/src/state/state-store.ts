@@ -104,7 +104,9 @@ export class StateStore implements DeliveryJournal {
 
   saveBatch(record: BatchRecord): void {
     this.db
-      .prepare("INSERT INTO batches (id, ended_at, record) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, record = excluded.record")
+      .prepare(
+        "INSERT INTO batches (id, ended_at, record) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, record = excluded.record",
+      )
       .run(record.id, endedAt(record.finishedAt), JSON.stringify(record));
   }
 
@@ -168,9 +170,13 @@ export class StateStore implements DeliveryJournal {
     this.db.prepare("DELETE FROM requests WHERE ended_at < ?").run(before);
     this.db.prepare("DELETE FROM batches WHERE ended_at < ?").run(before);
     // A delivery no request or batch names was made for a request that was refused (or never saved).
-    this.db.prepare(`DELETE FROM deliveries WHERE id NOT IN (
+    this.db
+      .prepare(
+        `DELETE FROM deliveries WHERE id NOT IN (
         SELECT json_extract(record, '$.webhookId') AS id FROM requests WHERE id IS NOT NULL
-        UNION SELECT json_extract(record, '$.webhookId') AS id FROM batches WHERE id IS NOT NULL)`).run();
+        UNION SELECT json_extract(record, '$.webhookId') AS id FROM batches WHERE id IS NOT NULL)`,
+      )
+      .run();
     // Keys claimed by a request the process never answered (killed meanwhile) are let go.
     this.db.prepare("DELETE FROM idempotency_keys WHERE answer IS NULL").run();
   }

@@ -23,7 +23,13 @@ function pinnedLookup(address: string): LookupFunction {
  * not contacted, and a name it resolved and checked is connected to at that very address.
  * Redirects are not followed (a 3xx is an answer like any other that is not 2xx).
  */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, policy: NetworkPolicy, signal: AbortSignal): Promise<PostOutcome> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  policy: NetworkPolicy,
+  signal: AbortSignal,
+): Promise<PostOutcome> {
   const ruling = await ruleOnConnection(url, policy);
   if (ruling.reason !== undefined) return { error: `refused by the server's network policy: ${ruling.reason}` };
   const target = new URL(url);

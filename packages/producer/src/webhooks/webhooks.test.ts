@@ -55,7 +55,9 @@ afterAll(async () => {
 
 describe("a request's webhook", () => {
   it("is retried after a 500 until delivered, each attempt signed, with the final status and metadata as its body", async () => {
-    const accepted = await request(`${server.url}/render`, { body: { composition: "tiny", quality: "draft", metadata: { order: 7 }, webhook: { url: `${receiver.url}/flaky` } } });
+    const accepted = await request(`${server.url}/render`, {
+      body: { composition: "tiny", quality: "draft", metadata: { order: 7 }, webhook: { url: `${receiver.url}/flaky` } },
+    });
     expect(accepted.status).toBe(202);
     const id = accepted.json.requestId;
     expect((await request(`${server.url}/render/${id}`)).json.webhook).toEqual({

@@ -31,6 +31,8 @@ export function schemaProblems(name: string, value: unknown): string[] {
 
 /** What GET /openapi.json finds wrong with a stream event: checked against the schema of its `type` (an unknown type has none). */
 export function eventProblems(event: { type: string } & Record<string, unknown>): string[] {
-  const name = Object.keys(document.components.schemas).find((candidate) => document.components.schemas[candidate]!.properties?.type?.const === event.type && candidate.endsWith("Event"));
+  const name = Object.keys(document.components.schemas).find(
+    (candidate) => document.components.schemas[candidate]!.properties?.type?.const === event.type && candidate.endsWith("Event"),
+  );
   return name ? schemaProblems(name, event) : [`no schema for an event of type ${event.type}`];
 }

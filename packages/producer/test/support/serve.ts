@@ -36,7 +36,10 @@ export function cleanEnv(extra: Record<string, string>, tag: string): NodeJS.Pro
 }
 
 /** Runs `compose serve <args>`; resolves when it prints its address, or rejects with its exit. */
-export function spawnServe(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): { ready: Promise<ServeProcess>; exited: Promise<Exit> } {
+export function spawnServe(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): { ready: Promise<ServeProcess>; exited: Promise<Exit> } {
   const tag = randomUUID();
   const child = spawn(process.execPath, [CLI, "serve", ...args], {
     cwd: options.cwd ?? tmpdir(),

@@ -55,7 +55,10 @@ async function pageNetwork(
  * The fonts of every page: the default set through fontconfig and the generic families, and the
  * project's font packages, each file that keeps one from being used told; and the packages found.
  */
-async function pageFonts(packages: PackageLookup, warn: (code: string, message: string) => void): Promise<{ fonts: PageSetup["fonts"]; installed: FontSources["installed"] }> {
+async function pageFonts(
+  packages: PackageLookup,
+  warn: (code: string, message: string) => void,
+): Promise<{ fonts: PageSetup["fonts"]; installed: FontSources["installed"] }> {
   const [fontconfig, { rules, installed, problems }] = await Promise.all([defaultFontconfig(), projectFontPackages(packages, { checkFontFiles: false })]);
   warnIfRebuilt(fontconfig.entry, "the default fonts", warn);
   for (const problem of problems) warn(FONT_PACKAGE_CODE, describePackageProblem(problem));

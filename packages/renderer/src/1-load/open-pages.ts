@@ -94,10 +94,7 @@ export async function openFirstPage(setup: PageSetup, requested: CaptureMode | u
   } catch (error) {
     if (mode !== "beginframe" || requested || !beginFrameUnsupported(error)) throw error;
     await setup.pool.closeAll();
-    setup.warn(
-      "screenshot-capture",
-      "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower",
-    );
+    setup.warn("screenshot-capture", "this browser has no BeginFrame control (use chromium-headless-shell); capturing with screenshots, which is slower");
     const [page] = await openPages(setup, 1, "screenshot");
     return { page: page!, mode: "screenshot" };
   }

@@ -20,7 +20,19 @@ function tone(file: string, seconds: number): void {
 }
 
 function audio(src: string): MediaDescription {
-  return { key: "0", kind: "audio", id: "music", src: `${BASE_URL}${src}`, start: 0, duration: undefined, declaredDuration: undefined, mediaStart: 0, volume: 1, playbackRate: 1, audible: true };
+  return {
+    key: "0",
+    kind: "audio",
+    id: "music",
+    src: `${BASE_URL}${src}`,
+    start: 0,
+    duration: undefined,
+    declaredDuration: undefined,
+    mediaStart: 0,
+    volume: 1,
+    playbackRate: 1,
+    audible: true,
+  };
 }
 
 async function prepare(src: string, closers: Array<() => Promise<void>>): Promise<PreparedMedia> {

@@ -137,20 +137,22 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
       const plan: MediaPlan = { key: media.key };
       if (media.declaredDuration === undefined) plan.naturalDuration = natural;
       if (media.kind === "video" && context.videoFrames !== false) {
-        const frames = await limit(() => extractFrames(
-          {
-            input,
-            sourceId,
-            fps: context.fps,
-            mediaStart: media.mediaStart,
-            duration: media.declaredDuration ?? natural,
-            playbackRate: media.playbackRate,
-            image: context.image,
-            hdr: facts.hdr,
-            colour: facts.colour!,
-          },
-          context.signal,
-        ));
+        const frames = await limit(() =>
+          extractFrames(
+            {
+              input,
+              sourceId,
+              fps: context.fps,
+              mediaStart: media.mediaStart,
+              duration: media.declaredDuration ?? natural,
+              playbackRate: media.playbackRate,
+              image: context.image,
+              hdr: facts.hdr,
+              colour: facts.colour!,
+            },
+            context.signal,
+          ),
+        );
         context.frames?.hold(frames, `the frames extracted from ${shown}`);
         plan.frames = { urlPattern: `${context.baseUrl}${FRAMES_PREFIX.slice(1)}${frames.key}/${frames.pattern}`, count: frames.count, fps: context.fps };
       }
@@ -168,7 +170,16 @@ export async function prepareMedia(pages: readonly MediaPage[], context: MediaCo
     if (media.kind === "video") hdr ??= facts.hdr;
     const duration = media.duration ?? naturalDuration(media, facts);
     if (!media.audible || !facts.hasAudio || media.start === undefined || duration <= 0 || media.volume === 0) continue;
-    audio.push({ key: media.key, input, start: media.start, duration, mediaStart: media.mediaStart, volume: media.volume, playbackRate: media.playbackRate, channels: facts.audioChannels });
+    audio.push({
+      key: media.key,
+      input,
+      start: media.start,
+      duration,
+      mediaStart: media.mediaStart,
+      volume: media.volume,
+      playbackRate: media.playbackRate,
+      channels: facts.audioChannels,
+    });
   }
   return { plans, audio, hdr };
 }

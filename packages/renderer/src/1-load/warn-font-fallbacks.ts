@@ -54,7 +54,11 @@ function remedy(family: string, installed: InstalledFontPackage[]): string {
 }
 
 /** A font-fallback warning for each family a page asked for and did not get (its fontFallbacks()), once per family. */
-export async function warnOfFontFallbacks(fallbacks: readonly FontFallback[], sources: FontSources, warn: (code: string, message: string) => void): Promise<void> {
+export async function warnOfFontFallbacks(
+  fallbacks: readonly FontFallback[],
+  sources: FontSources,
+  warn: (code: string, message: string) => void,
+): Promise<void> {
   const told = new Set<string>();
   for (const fallback of fallbacks) {
     const key = fallback.family.toLowerCase();
@@ -62,6 +66,9 @@ export async function warnOfFontFallbacks(fallbacks: readonly FontFallback[], so
     told.add(key);
     const where = await whereUsed(fallback, sources.projectRoot, sources.baseUrl);
     const drawn = fallback.drawnWith[0] ?? "another font";
-    warn("font-fallback", `font family "${fallback.family}" (${where}) has no font, so its text is drawn with ${drawn}: ${remedy(fallback.family, sources.installed)}`);
+    warn(
+      "font-fallback",
+      `font family "${fallback.family}" (${where}) has no font, so its text is drawn with ${drawn}: ${remedy(fallback.family, sources.installed)}`,
+    );
   }
 }

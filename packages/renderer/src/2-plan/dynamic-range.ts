@@ -6,11 +6,7 @@ import type { RenderEvent } from "@compose/core";
  * SDR or HDR output: HDR when an HDR source is found (or --hdr asks for it) and the format is
  * mp4; --sdr always wins. --hdr without an HDR source gives PQ.
  */
-export function chooseDynamicRange(
-  options: RenderOptions,
-  detected: HdrTransfer | undefined,
-  emit: (event: RenderEvent) => void,
-): HdrTransfer | undefined {
+export function chooseDynamicRange(options: RenderOptions, detected: HdrTransfer | undefined, emit: (event: RenderEvent) => void): HdrTransfer | undefined {
   if (options.sdr) return undefined;
   if (options.hdr) return detected ?? "pq";
   if (!detected) return undefined;

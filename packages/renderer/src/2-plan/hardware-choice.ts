@@ -13,7 +13,9 @@ export async function chooseHardwareEncoder(
   if (!options.gpu) return undefined;
   const warn = (message: string) => emit({ type: "warning", code: "gpu-unavailable", message });
   if (!allowsHardwareEncoding(options.format) || hdr) {
-    warn(`${optionName("gpu")}: hardware encoding applies to SDR ${formatsWhere("hardware").join(" and ")} (H.264); ${hdr ? `HDR ${options.format}` : options.format} is encoded in software`);
+    warn(
+      `${optionName("gpu")}: hardware encoding applies to SDR ${formatsWhere("hardware").join(" and ")} (H.264); ${hdr ? `HDR ${options.format}` : options.format} is encoded in software`,
+    );
     return undefined;
   }
   const encoder = await findHardwareEncoder();

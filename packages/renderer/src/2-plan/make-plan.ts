@@ -1,6 +1,16 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { FORMAT_TABLE, frameCount, isFolderOutput, outputExtension, paletteEncoding, partExtension, QUALITY_PRESETS, resolveWorkerCount, type RenderOptions } from "@compose/core";
+import {
+  FORMAT_TABLE,
+  frameCount,
+  isFolderOutput,
+  outputExtension,
+  paletteEncoding,
+  partExtension,
+  QUALITY_PRESETS,
+  resolveWorkerCount,
+  type RenderOptions,
+} from "@compose/core";
 import { frameImageFormat } from "../common/frame-image.js";
 import { scaledSize, type PixelSize } from "../common/scaled-size.js";
 import { drawnScale } from "../page/device-scale.js";
@@ -100,7 +110,9 @@ function chunkTargets(
 ): { targets: EncodeTarget[]; assemble: AssemblePlan } {
   const { format, stagedPath, workDir } = plan.output;
   const parts = plan.ranges.map((_, i) => join(workDir, chunkFileName(i, format)));
-  const targets: EncodeTarget[] = parts.map((path) => (isFolderOutput(format) ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path }));
+  const targets: EncodeTarget[] = parts.map((path) =>
+    isFolderOutput(format) ? { kind: "sequence", directory: path, firstFrame: 0 } : { kind: "chunk", path },
+  );
   return { targets, assemble: { format, parts, audioFile, palette, into: stagedPath, workDir } };
 }
 
@@ -166,18 +178,19 @@ export async function makePlan(
   const ranges = chunked ? chunkFrames(totalFrames, chunkSize) : splitFrames(totalFrames, workers);
 
   const clips = audibleClips(request, media.audio, frames.start / options.fps, emit);
-  const audio: AudioMix | undefined = clips.length === 0
-    ? undefined
-    : {
-        clips,
-        format: options.format,
-        fps: options.fps,
-        firstFrame: frames.start,
-        frames: totalFrames,
-        // audibleClips keeps clips for a format with sound only.
-        output: join(isFolderOutput(options.format) && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)!),
-        workDir: staging.workDir,
-      };
+  const audio: AudioMix | undefined =
+    clips.length === 0
+      ? undefined
+      : {
+          clips,
+          format: options.format,
+          fps: options.fps,
+          firstFrame: frames.start,
+          frames: totalFrames,
+          // audibleClips keeps clips for a format with sound only.
+          output: join(isFolderOutput(options.format) && !chunked ? staging.stagedPath : staging.workDir, audioFileName(options.format)!),
+          workDir: staging.workDir,
+        };
   const palette = paletteEncoding(options.format) ? { fps: options.fps, frames: totalFrames, loop: options.gifLoop } : undefined;
   const { targets, assemble } = (chunked ? chunkTargets : encodeTargets)({ ranges, output }, audio?.output, palette);
 

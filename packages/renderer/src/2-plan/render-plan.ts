@@ -66,10 +66,7 @@ export interface EncodeSettings {
 }
 
 /** Where one encoder writes: a whole file, a chunk to be joined, or frames of a sequence from `firstFrame` on. */
-export type EncodeTarget =
-  | { kind: "file"; path: string }
-  | { kind: "chunk"; path: string }
-  | { kind: "sequence"; directory: string; firstFrame: number };
+export type EncodeTarget = { kind: "file"; path: string } | { kind: "chunk"; path: string } | { kind: "sequence"; directory: string; firstFrame: number };
 
 export interface AudioMix {
   clips: readonly AudioClip[];

@@ -61,7 +61,9 @@ export async function captureFrames(
   const kill = () => sinks.forEach((sink) => sink.kill());
   signal?.addEventListener("abort", kill, { once: true });
   try {
-    await Promise.all(plan.ranges.map((range, i) => captureRange(pages[i]!, range, plan.frames.start, plan.fps, plan.capture, sinks[i]!, meter, signal, shared)));
+    await Promise.all(
+      plan.ranges.map((range, i) => captureRange(pages[i]!, range, plan.frames.start, plan.fps, plan.capture, sinks[i]!, meter, signal, shared)),
+    );
   } catch (error) {
     kill();
     throw error;

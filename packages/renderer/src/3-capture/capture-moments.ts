@@ -11,7 +11,13 @@ import { takeFrame } from "./take-frame.js";
  * up over time plays the frames between two moments without capturing them; one that looked
  * timeless and turns out not to be, once seeked past a gap, is loaded again and replayed.
  */
-export async function captureMoments(page: CompositionPage, frames: readonly number[], fps: number, settings: FrameSettings, signal: AbortSignal | undefined): Promise<Buffer[]> {
+export async function captureMoments(
+  page: CompositionPage,
+  frames: readonly number[],
+  fps: number,
+  settings: FrameSettings,
+  signal: AbortSignal | undefined,
+): Promise<Buffer[]> {
   const images: Buffer[] = [];
   let last: Buffer | undefined;
   // The frame the page has played up to, when every seek so far followed its history.

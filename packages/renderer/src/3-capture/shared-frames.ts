@@ -38,7 +38,10 @@ export class SharedFrames {
    * @param options.verify capture the frames taken from an earlier row too, and fail the row when
    *   the images differ: a check of the fingerprint, for tests.
    */
-  constructor(rows: number, readonly options: { verify?: boolean; maxBytes?: number } = {}) {
+  constructor(
+    rows: number,
+    readonly options: { verify?: boolean; maxBytes?: number } = {},
+  ) {
     this.#rows = rows;
   }
 

@@ -12,10 +12,25 @@ function hdrArgs(settings: EncodeSettings, rate: string[]): string[] {
   const transfer = HDR_VIDEO.transfers[settings.hdr!];
   const preset = QUALITY_PRESETS[settings.quality];
   return [
-    "-c:v", HDR_VIDEO.codec, "-preset", preset.x264Preset, ...rate,
-    "-pix_fmt", HDR_VIDEO.pixelFormat, "-tag:v", HDR_VIDEO.tag,
-    "-x265-params", `log-level=error:colorprim=${HDR_VIDEO.primaries}:transfer=${transfer.tag}:colormatrix=${HDR_VIDEO.matrix}${transfer.hdr10 ? ":hdr10=1" : ""}`,
-    "-color_primaries", HDR_VIDEO.primaries, "-color_trc", transfer.tag, "-colorspace", HDR_VIDEO.matrix, "-color_range", HDR_VIDEO.range,
+    "-c:v",
+    HDR_VIDEO.codec,
+    "-preset",
+    preset.x264Preset,
+    ...rate,
+    "-pix_fmt",
+    HDR_VIDEO.pixelFormat,
+    "-tag:v",
+    HDR_VIDEO.tag,
+    "-x265-params",
+    `log-level=error:colorprim=${HDR_VIDEO.primaries}:transfer=${transfer.tag}:colormatrix=${HDR_VIDEO.matrix}${transfer.hdr10 ? ":hdr10=1" : ""}`,
+    "-color_primaries",
+    HDR_VIDEO.primaries,
+    "-color_trc",
+    transfer.tag,
+    "-colorspace",
+    HDR_VIDEO.matrix,
+    "-color_range",
+    HDR_VIDEO.range,
   ];
 }
 
@@ -93,9 +108,7 @@ function videoFilter(settings: EncodeSettings): string {
 /** The codec half: the format's encoder (in the format table) with its settings, per the quality presets of the README. */
 export function videoCodecArgs(settings: EncodeSettings): string[] {
   const preset = QUALITY_PRESETS[settings.quality];
-  const rate = settings.videoBitrate
-    ? ["-b:v", settings.videoBitrate]
-    : ["-crf", String(settings.crf ?? preset.crf)];
+  const rate = settings.videoBitrate ? ["-b:v", settings.videoBitrate] : ["-crf", String(settings.crf ?? preset.crf)];
   const { video, colour } = FORMAT_TABLE[settings.format];
   if (isPaletteEncoding(video)) {
     // A worker's part, kept losslessly until assembly makes the palette from every part (5-assemble/palette-args.ts).
@@ -119,17 +132,35 @@ export function videoCodecArgs(settings: EncodeSettings): string[] {
     }
     case "libvpx-vp9":
       return [
-        "-c:v", video.codec, "-pix_fmt", video.pixelFormat, ...rate,
+        "-c:v",
+        video.codec,
+        "-pix_fmt",
+        video.pixelFormat,
+        ...rate,
         // Without a bitrate, a CRF is libvpx's constant quality only with -b:v 0.
         ...(settings.videoBitrate ? [] : ["-b:v", "0"]),
-        "-deadline", video.deadline, "-cpu-used", String(video.cpuUsed[settings.quality]),
-        "-row-mt", switchArg(video.rowMultithreading), "-auto-alt-ref", switchArg(video.alternateReferenceFrames),
+        "-deadline",
+        video.deadline,
+        "-cpu-used",
+        String(video.cpuUsed[settings.quality]),
+        "-row-mt",
+        switchArg(video.rowMultithreading),
+        "-auto-alt-ref",
+        switchArg(video.alternateReferenceFrames),
         ...colourTagArgs(colour!),
       ];
     case "prores_ks":
       return [
-        "-c:v", video.codec, "-profile:v", video.profile, "-pix_fmt", video.pixelFormat,
-        "-qscale:v", String(video.qscale[settings.quality]), "-vendor", video.vendor,
+        "-c:v",
+        video.codec,
+        "-profile:v",
+        video.profile,
+        "-pix_fmt",
+        video.pixelFormat,
+        "-qscale:v",
+        String(video.qscale[settings.quality]),
+        "-vendor",
+        video.vendor,
         ...colourTagArgs(colour!),
       ];
     case "png":
@@ -169,12 +200,19 @@ function targetArgs(format: OutputFormat, target: EncodeTarget): string[] {
  */
 export function encodeArgs(settings: EncodeSettings, target: EncodeTarget, frames: number): string[] {
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...(settings.hardware?.deviceArgs ?? []),
     ...FRAME_INPUT_ARGS,
-    "-vf", videoFilter(settings),
+    "-vf",
+    videoFilter(settings),
     ...videoCodecArgs(settings),
-    "-r", String(settings.fps), "-frames:v", String(frames),
+    "-r",
+    String(settings.fps),
+    "-frames:v",
+    String(frames),
     ...targetArgs(settings.format, target),
   ];
 }

@@ -40,7 +40,10 @@ async function frameColours(input: string[]): Promise<Colour[]> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "compose-frame-sink-"));
-  for (const [format, codec] of [["jpeg", "mjpeg"], ["png", "png"]] as const) {
+  for (const [format, codec] of [
+    ["jpeg", "mjpeg"],
+    ["png", "png"],
+  ] as const) {
     images[format] = { red: await still("red", codec), green: await still("green", codec), blue: await still("blue", codec) };
   }
 });

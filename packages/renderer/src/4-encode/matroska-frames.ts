@@ -93,9 +93,8 @@ export interface MatroskaFrameStream {
 }
 
 export function matroskaFrameStream(image: FrameImageFormat, fps: number, width: number, height: number): MatroskaFrameStream {
-  const codec = image === "jpeg"
-    ? [text(ID.codecId, "V_MJPEG")]
-    : [text(ID.codecId, "V_MS/VFW/FOURCC"), element(ID.codecPrivate, pngBitmapInfoHeader(width, height))];
+  const codec =
+    image === "jpeg" ? [text(ID.codecId, "V_MJPEG")] : [text(ID.codecId, "V_MS/VFW/FOURCC"), element(ID.codecPrivate, pngBitmapInfoHeader(width, height))];
   const header = Buffer.concat([
     element(
       ID.ebml,

@@ -48,8 +48,20 @@ describe("mixArgs", () => {
   it("opens a URL through the policy proxy, after where it starts and how long it lasts", () => {
     const args = mixArgs([clip({ mediaStart: 1, input: { location: "https://cdn.example.com/a.mp3", proxy: "http://127.0.0.1:4100" } })], 3, "mp4", "out.m4a");
     expect(args.slice(0, 14)).toEqual([
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-ss", "1", "-t", "2", "-http_proxy", "http://127.0.0.1:4100", "-i", "https://cdn.example.com/a.mp3", "-filter_complex", after(args, "-filter_complex"),
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-ss",
+      "1",
+      "-t",
+      "2",
+      "-http_proxy",
+      "http://127.0.0.1:4100",
+      "-i",
+      "https://cdn.example.com/a.mp3",
+      "-filter_complex",
+      after(args, "-filter_complex"),
     ]);
   });
 

@@ -49,9 +49,11 @@ export function mixArgs(
 ): string[] {
   const inputs = clips.flatMap((clip) => [
     ...(clip.mediaStart > 0 ? ["-ss", String(clip.mediaStart)] : []),
-    "-t", String(clip.duration * clip.playbackRate),
+    "-t",
+    String(clip.duration * clip.playbackRate),
     ...inputOptions(clip.input),
-    "-i", clip.input.location,
+    "-i",
+    clip.input.location,
   ]);
   const envelopeInputs: string[] = [];
   let envelopeCount = 0;
@@ -72,17 +74,22 @@ export function mixArgs(
     return `[${i}:a:0]${steps.join(",")}[s${i}];[${input}:a:0]${MONO_IN_BOTH},${MIX_FORMAT}[g${i}];[s${i}][g${i}]amultiply[a${i}]`;
   });
   const mixed = clips.map((_, i) => `[a${i}]`).join("");
-  const graph = [
-    ...chains,
-    `${mixed}amix=inputs=${clips.length}:normalize=0:duration=longest,apad=whole_dur=${total},atrim=end=${total}[mix]`,
-  ].join(";");
+  const graph = [...chains, `${mixed}amix=inputs=${clips.length}:normalize=0:duration=longest,apad=whole_dur=${total},atrim=end=${total}[mix]`].join(";");
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...inputs,
     ...envelopeInputs,
-    "-filter_complex", graph,
-    "-map", "[mix]",
-    "-ac", "2", "-ar", String(AUDIO_SAMPLE_RATE),
+    "-filter_complex",
+    graph,
+    "-map",
+    "[mix]",
+    "-ac",
+    "2",
+    "-ar",
+    String(AUDIO_SAMPLE_RATE),
     ...codecArgs(format),
     output,
   ];

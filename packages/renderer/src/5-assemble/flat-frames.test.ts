@@ -9,9 +9,15 @@ describe("signalStatsArgs", () => {
     ["frames", "png-sequence", ["-f", "image2", "-i", "frames/frame_%06d.png"]],
   ])("%s (%s): every frame's plane statistics printed to stdout, audio ignored", (output, format, input) => {
     expect(signalStatsArgs(output, format)).toEqual([
-      "-v", "error", ...input, "-an",
-      "-vf", "signalstats,metadata=mode=print:file='pipe\\:1'",
-      "-f", "null", "-",
+      "-v",
+      "error",
+      ...input,
+      "-an",
+      "-vf",
+      "signalstats,metadata=mode=print:file='pipe\\:1'",
+      "-f",
+      "null",
+      "-",
     ]);
   });
 });

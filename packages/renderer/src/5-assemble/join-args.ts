@@ -3,21 +3,26 @@ import { containerArgs } from "../4-encode/encoder-args.js";
 
 /** Joins chunks encoded with identical settings, without re-encoding. */
 export function concatArgs(listFile: string, format: OutputFormat, output: string): string[] {
-  return [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-f", "concat", "-safe", "0", "-i", listFile,
-    "-c", "copy", ...containerArgs(format),
-    output,
-  ];
+  return ["-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listFile, "-c", "copy", ...containerArgs(format), output];
 }
 
 /** Puts the mixed audio beside the encoded video in the final container, without re-encoding either. */
 export function muxArgs(video: string, audio: string, format: OutputFormat, output: string): string[] {
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
-    "-i", video, "-i", audio,
-    "-map", "0:v:0", "-map", "1:a:0",
-    "-c", "copy",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-i",
+    video,
+    "-i",
+    audio,
+    "-map",
+    "0:v:0",
+    "-map",
+    "1:a:0",
+    "-c",
+    "copy",
     ...containerArgs(format),
     output,
   ];

@@ -11,7 +11,13 @@ import { frameGains, writeEnvelope } from "./volume-envelope.js";
  */
 export async function gainEnvelopes(pages: readonly CompositionPage[], mix: AudioMix): Promise<string[] | undefined> {
   const logs = await Promise.all(pages.map((page) => page.gainLog()));
-  const gains = frameGains(logs, mix.clips.map((clip) => clip.key), mix.fps, mix.firstFrame, mix.frames);
+  const gains = frameGains(
+    logs,
+    mix.clips.map((clip) => clip.key),
+    mix.fps,
+    mix.firstFrame,
+    mix.frames,
+  );
   if (!gains) return undefined;
   return Promise.all(
     mix.clips.map(async (clip, i) => {

@@ -13,9 +13,18 @@ function option(args: string[], flag: string): string | undefined {
 describe("paletteArgs", () => {
   it("reads every part through the concat demuxer and writes one palette from all their frames, an entry kept for transparency", () => {
     expect(paletteArgs("/w/parts.txt", gif, "/w/palette.png")).toEqual([
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-f", "concat", "-safe", "0", "-i", "/w/parts.txt",
-      "-vf", "palettegen=stats_mode=full:reserve_transparent=1",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "concat",
+      "-safe",
+      "0",
+      "-i",
+      "/w/parts.txt",
+      "-vf",
+      "palettegen=stats_mode=full:reserve_transparent=1",
       "/w/palette.png",
     ]);
   });

@@ -14,9 +14,13 @@ function flag(on: boolean): string {
 /** The first pass: one palette from every frame of the parts, written as a 16x16 PNG. */
 export function paletteArgs(listFile: string, encoding: PaletteEncoding, palette: string): string[] {
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...partsInput(listFile),
-    "-vf", `palettegen=stats_mode=${encoding.statsMode}:reserve_transparent=${flag(encoding.reserveTransparent)}`,
+    "-vf",
+    `palettegen=stats_mode=${encoding.statsMode}:reserve_transparent=${flag(encoding.reserveTransparent)}`,
     palette,
   ];
 }
@@ -42,21 +46,29 @@ function ditherOptions(encoding: PaletteEncoding): string {
  * written with the loop count.
  */
 export function paletteUseArgs(listFile: string, palette: string, encoding: PaletteEncoding, output: PaletteOutput, file: string): string[] {
-  const use = [
-    ditherOptions(encoding),
-    `alpha_threshold=${encoding.alphaThreshold}`,
-    ...(encoding.changedRectangleOnly ? ["diff_mode=rectangle"] : []),
-  ].join(":");
+  const use = [ditherOptions(encoding), `alpha_threshold=${encoding.alphaThreshold}`, ...(encoding.changedRectangleOnly ? ["diff_mode=rectangle"] : [])].join(
+    ":",
+  );
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...partsInput(listFile),
-    "-i", palette,
-    "-lavfi", `[0:v]setpts=N/${output.fps}/TB[frames];[frames][1:v]paletteuse=${use}`,
-    "-frames:v", String(output.frames),
-    "-c:v", encoding.codec,
-    "-loop", String(output.loop),
-    "-final_delay", String(lastFrameDelay(output.fps, output.frames)),
-    "-f", encoding.container,
+    "-i",
+    palette,
+    "-lavfi",
+    `[0:v]setpts=N/${output.fps}/TB[frames];[frames][1:v]paletteuse=${use}`,
+    "-frames:v",
+    String(output.frames),
+    "-c:v",
+    encoding.codec,
+    "-loop",
+    String(output.loop),
+    "-final_delay",
+    String(lastFrameDelay(output.fps, output.frames)),
+    "-f",
+    encoding.container,
     file,
   ];
 }

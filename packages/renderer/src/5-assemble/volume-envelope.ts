@@ -7,7 +7,13 @@ import { AUDIO_SAMPLE_RATE } from "./audio-mix-args.js";
  * from the pages' logs; undefined when no gain ever differs from 1, so the mix needs no envelope.
  * A frame no page recorded keeps the gain of the frame before it.
  */
-export function frameGains(logs: readonly GainSamples[], keys: readonly string[], fps: number, firstFrame: number, frames: number): Map<string, Float64Array> | undefined {
+export function frameGains(
+  logs: readonly GainSamples[],
+  keys: readonly string[],
+  fps: number,
+  firstFrame: number,
+  frames: number,
+): Map<string, Float64Array> | undefined {
   const byKey = new Map(keys.map((key) => [key, new Float64Array(frames).fill(Number.NaN)]));
   let varies = false;
   for (const log of logs) {

@@ -197,7 +197,11 @@ async function fillEntry(dir: string, fill: (tempDir: string) => Promise<void>, 
  * the same name (a URL): a render then shows what the source holds now, and renders that find the
  * same content share one entry. Resolves to the entry's name under `root`, and the entry.
  */
-export async function contentAddressedDirectory(root: string, fill: (tempDir: string) => Promise<void>, check: CacheCheck): Promise<{ key: string; entry: CacheEntry }> {
+export async function contentAddressedDirectory(
+  root: string,
+  fill: (tempDir: string) => Promise<void>,
+  check: CacheCheck,
+): Promise<{ key: string; entry: CacheEntry }> {
   await mkdir(root, { recursive: true });
   const entry = await fillAndPlace(join(root, "content.partial-"), fill, async (_, manifest) => join(root, keyOf(["files-v2", manifest])), check);
   return { key: basename(entry.dir), entry };

@@ -11,9 +11,7 @@ export const DIRECTORY_ENTRY = "index.html";
  * its own user: the CLI's path argument, the server's composition field.
  */
 export type CompositionEntry =
-  | { kind: "missing" }
-  | { kind: "no-index" }
-  | { kind: "entry"; file: string; fromDirectory: boolean; refused: string | undefined };
+  { kind: "missing" } | { kind: "no-index" } | { kind: "entry"; file: string; fromDirectory: boolean; refused: string | undefined };
 
 /** A directory means its index.html; any other path means itself. */
 export async function findCompositionEntry(path: string): Promise<CompositionEntry> {

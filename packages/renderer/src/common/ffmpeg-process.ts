@@ -5,8 +5,7 @@ import { RenderError } from "./render-error.js";
 import { toolPath } from "./tool-paths.js";
 import { trackChild } from "./child-processes.js";
 
-const FFMPEG_MISSING =
-  "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";
+const FFMPEG_MISSING = "ffmpeg was not found: install it with `sudo apt-get install ffmpeg` or set COMPOSE_FFMPEG to its path";
 
 export function ffmpegPath(): string {
   return toolPath("ffmpeg");
@@ -16,7 +15,8 @@ export function ffmpegPath(): string {
  * What ffmpeg logs when a write of its output failed. It still exits 0 after some of them (a
  * trailer it could not write on a full disk), so its exit code alone does not say the output is whole.
  */
-const WRITE_FAILED = /Error writing trailer|Error submitting a packet to the muxer|av_interleaved_write_frame\(\)|Error closing file|No space left on device|File too large|Input\/output error/;
+const WRITE_FAILED =
+  /Error writing trailer|Error submitting a packet to the muxer|av_interleaved_write_frame\(\)|Error closing file|No space left on device|File too large|Input\/output error/;
 
 interface StderrLog {
   /** The tail of the log: the head is rarely the reason. */
@@ -31,7 +31,10 @@ function collectStderr(child: ChildProcess): StderrLog {
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     text = (text + chunk).slice(-4000);
     // Matched on the tail, not the chunk: a line may arrive in two chunks.
-    failure ??= text.split("\n").find((line) => WRITE_FAILED.test(line))?.trim();
+    failure ??= text
+      .split("\n")
+      .find((line) => WRITE_FAILED.test(line))
+      ?.trim();
   });
   return { tail: () => text, writeFailure: () => failure };
 }
@@ -55,9 +58,7 @@ function spawnFfmpeg(args: string[], stdin: "pipe" | "ignore"): ChildProcess {
 
 function waitForExit(child: ChildProcess, log: StderrLog, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    child.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new RenderError("ffmpeg-missing", FFMPEG_MISSING) : error),
-    );
+    child.once("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new RenderError("ffmpeg-missing", FFMPEG_MISSING) : error));
     child.once("close", (code, signal) => {
       const error = exitError(code, signal, log, args);
       if (error) reject(error);

@@ -16,7 +16,10 @@ describe("splitFrames", () => {
 
   it("never plans more workers than frames", () => {
     expect(splitFrames(2, 8)).toHaveLength(2);
-    expect(splitFrames(90, 2)).toEqual([{ start: 0, end: 45 }, { start: 45, end: 90 }]);
+    expect(splitFrames(90, 2)).toEqual([
+      { start: 0, end: 45 },
+      { start: 45, end: 90 },
+    ]);
   });
 });
 
@@ -33,7 +36,12 @@ describe("chunkFrames", () => {
   });
 
   it("puts every frame in exactly one chunk", () => {
-    for (const [total, size] of [[97, 7], [60, 60], [61, 60], [1000, 3]] as const) {
+    for (const [total, size] of [
+      [97, 7],
+      [60, 60],
+      [61, 60],
+      [1000, 3],
+    ] as const) {
       const frames = chunkFrames(total, size).flatMap(({ start, end }) => Array.from({ length: end - start }, (_, i) => start + i));
       expect(frames).toEqual(Array.from({ length: total }, (_, i) => i));
     }

@@ -12,12 +12,20 @@ describe("trialArgs", () => {
   ])("%s: a fifth of a second of black through the encoder, into nothing, its device chosen first", (name, device) => {
     const encoder = byName(name);
     expect(trialArgs(encoder)).toEqual([
-      "-hide_banner", "-loglevel", "error",
+      "-hide_banner",
+      "-loglevel",
+      "error",
       ...device,
-      "-f", "lavfi", "-i", "color=black:s=256x144:r=30:d=0.2",
+      "-f",
+      "lavfi",
+      "-i",
+      "color=black:s=256x144:r=30:d=0.2",
       ...(name === "h264_vaapi" ? ["-vf", "format=nv12,hwupload"] : []),
-      "-c:v", name,
-      "-f", "null", "-",
+      "-c:v",
+      name,
+      "-f",
+      "null",
+      "-",
     ]);
   });
 

@@ -24,12 +24,20 @@ export const HARDWARE_ENCODERS: readonly HardwareEncoder[] = [
 /** A real encode of a few frames: an encoder listed by ffmpeg may still have no device behind it. */
 export function trialArgs(encoder: HardwareEncoder): string[] {
   return [
-    "-hide_banner", "-loglevel", "error",
+    "-hide_banner",
+    "-loglevel",
+    "error",
     ...encoder.deviceArgs,
-    "-f", "lavfi", "-i", "color=black:s=256x144:r=30:d=0.2",
+    "-f",
+    "lavfi",
+    "-i",
+    "color=black:s=256x144:r=30:d=0.2",
     ...(encoder.uploadFilter ? ["-vf", encoder.uploadFilter] : []),
-    "-c:v", encoder.name,
-    "-f", "null", "-",
+    "-c:v",
+    encoder.name,
+    "-f",
+    "null",
+    "-",
   ];
 }
 
@@ -39,7 +47,13 @@ let found: Promise<HardwareEncoder | undefined> | undefined;
 export function findHardwareEncoder(candidates: readonly HardwareEncoder[] = HARDWARE_ENCODERS): Promise<HardwareEncoder | undefined> {
   found ??= (async () => {
     for (const encoder of candidates) {
-      if (await runFfmpeg(trialArgs(encoder)).then(() => true, () => false)) return encoder;
+      if (
+        await runFfmpeg(trialArgs(encoder)).then(
+          () => true,
+          () => false,
+        )
+      )
+        return encoder;
     }
     return undefined;
   })();

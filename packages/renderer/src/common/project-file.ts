@@ -129,7 +129,9 @@ export const MISSING = "does not exist";
 export async function readOpenedFile(file: ProjectFile, shown: string, signal?: AbortSignal): Promise<Buffer> {
   try {
     if (file.info.size > MAX_PROJECT_FILE_BYTES) {
-      throw new ProjectFileError(`${shown} is ${Math.round(file.info.size / 1024 / 1024)} MiB; a project file read as text may be at most ${MAX_PROJECT_FILE_BYTES / 1024 / 1024} MiB`);
+      throw new ProjectFileError(
+        `${shown} is ${Math.round(file.info.size / 1024 / 1024)} MiB; a project file read as text may be at most ${MAX_PROJECT_FILE_BYTES / 1024 / 1024} MiB`,
+      );
     }
     const deadline = AbortSignal.timeout(PROJECT_FILE_READ_MS);
     try {
@@ -148,7 +150,11 @@ export async function readOpenedFile(file: ProjectFile, shown: string, signal?: 
  * within PROJECT_FILE_READ_MS: undefined when it does not exist, a ProjectFileError when the rule
  * refuses it. `shown` is how messages name it; `within` as openProjectFile takes it.
  */
-export async function readProjectFile(root: string, path: string, options: { shown?: string; signal?: AbortSignal; within?: string } = {}): Promise<Buffer | undefined> {
+export async function readProjectFile(
+  root: string,
+  path: string,
+  options: { shown?: string; signal?: AbortSignal; within?: string } = {},
+): Promise<Buffer | undefined> {
   const shown = options.shown ?? path;
   const opened = await openProjectFile(root, path, { within: options.within });
   if (opened.kind === "missing") return undefined;

@@ -23,11 +23,7 @@ const TO_JPEG = `scale=in_color_matrix=bt709:in_range=tv:${EXACT},format=gbrp16l
 
 describe("extractionArgs", () => {
   it.each<[string, Partial<FrameExtraction>, { vf: string; frames: string; seek?: string; quality?: string }]>([
-    [
-      "a second of a BT.709 source at 30 fps as 4:4:4 JFIF JPEG",
-      {},
-      { vf: `setpts=(PTS-STARTPTS)/1,fps=30,${TO_JPEG}`, frames: "30", quality: "2" },
-    ],
+    ["a second of a BT.709 source at 30 fps as 4:4:4 JFIF JPEG", {}, { vf: `setpts=(PTS-STARTPTS)/1,fps=30,${TO_JPEG}`, frames: "30", quality: "2" }],
     [
       "from 2.5 s into a full-range BT.601 source, at half speed, as RGBA PNG without colour chunks",
       { mediaStart: 2.5, playbackRate: 0.5, image: "png", fps: 24, duration: 0.5, colour: { matrix: "bt601", range: "pc" } },
@@ -52,7 +48,11 @@ describe("extractionArgs", () => {
 
   it.each<[string, FrameExtraction["input"], string[]]>([
     ["a file", { location: "clip.mp4" }, ["-i", "clip.mp4"]],
-    ["a URL through the policy proxy", { location: "https://cdn.example.com/a.mp4", proxy: "http://127.0.0.1:4100" }, ["-http_proxy", "http://127.0.0.1:4100", "-i", "https://cdn.example.com/a.mp4"]],
+    [
+      "a URL through the policy proxy",
+      { location: "https://cdn.example.com/a.mp4", proxy: "http://127.0.0.1:4100" },
+      ["-http_proxy", "http://127.0.0.1:4100", "-i", "https://cdn.example.com/a.mp4"],
+    ],
   ])("opens %s", (_, input, opening) => {
     const args = extractionArgs(job({ input, mediaStart: 1 }), "f_%06d.jpg");
     const at = args.indexOf(opening[0]!);

@@ -3,7 +3,16 @@ import type { FrameImageFormat } from "../common/frame-image.js";
 import { runFfmpeg } from "../common/ffmpeg-process.js";
 import type { HdrTransfer } from "./probe-source.js";
 import type { SourceColour } from "./source-colour.js";
-import { cachedDirectory, cacheRoot, contentAddressedDirectory, keyOf, refillDirectory, removeDamaged, type CacheCheck, type CacheEntry } from "../common/cache.js";
+import {
+  cachedDirectory,
+  cacheRoot,
+  contentAddressedDirectory,
+  keyOf,
+  refillDirectory,
+  removeDamaged,
+  type CacheCheck,
+  type CacheEntry,
+} from "../common/cache.js";
 import { inputOptions, type MediaInput } from "./media-input.js";
 
 export interface FrameExtraction {
@@ -70,14 +79,23 @@ export function extractionArgs(job: FrameExtraction, pattern: string): string[] 
     toImage(job.hdr ? TONE_MAPPED : job.colour, job.image),
   ];
   return [
-    "-hide_banner", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
     ...(job.mediaStart > 0 ? ["-ss", String(job.mediaStart)] : []),
     ...inputOptions(job.input),
-    "-i", job.input.location,
-    "-map", "0:v:0", "-an",
-    "-vf", filters.join(","),
-    "-frames:v", String(frames),
-    "-start_number", "0",
+    "-i",
+    job.input.location,
+    "-map",
+    "0:v:0",
+    "-an",
+    "-vf",
+    filters.join(","),
+    "-frames:v",
+    String(frames),
+    "-start_number",
+    "0",
     ...(job.image === "jpeg" ? ["-q:v", "2"] : []),
     pattern,
   ];
@@ -107,7 +125,18 @@ export async function extractFrames(job: FrameExtraction, signal?: AbortSignal):
       return { ...(await contentAddressedDirectory(root, fill, FRAMES_CHECK)).entry, rebuilt: damage };
     });
   }
-  const key = keyOf(["frames-v4", job.sourceId, job.fps, job.mediaStart, job.duration, job.playbackRate, extension, job.hdr ?? "sdr", job.colour.matrix, job.colour.range]);
+  const key = keyOf([
+    "frames-v4",
+    job.sourceId,
+    job.fps,
+    job.mediaStart,
+    job.duration,
+    job.playbackRate,
+    extension,
+    job.hdr ?? "sdr",
+    job.colour.matrix,
+    job.colour.range,
+  ]);
   const entry = await cachedDirectory(join(root, key), fill, FRAMES_CHECK);
   return extracted(key, entry, (damage) => refillDirectory(entry, damage, fill, FRAMES_CHECK));
 }

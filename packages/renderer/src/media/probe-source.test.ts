@@ -13,9 +13,12 @@ describe("probeArgs", () => {
     ],
   ])("%s: the length, and each stream's kind, length, colour, height, channel count and cover-art flag, as JSON", (_, input, opening) => {
     expect(probeArgs(input)).toEqual([
-      "-v", "error",
-      "-show_entries", "format=duration:stream=codec_type,duration,color_transfer,color_space,color_range,pix_fmt,height,channels:stream_disposition=attached_pic",
-      "-of", "json",
+      "-v",
+      "error",
+      "-show_entries",
+      "format=duration:stream=codec_type,duration,color_transfer,color_space,color_range,pix_fmt,height,channels:stream_disposition=attached_pic",
+      "-of",
+      "json",
       ...opening,
     ]);
   });

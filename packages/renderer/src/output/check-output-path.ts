@@ -22,7 +22,10 @@ function checkNameLengths(output: string): void {
   }
   const length = Buffer.byteLength(basename(output));
   if (length + STAGING_EXTRA > NAME_MAX) {
-    throw invalid(output, `has a name of ${length} bytes; an output's name may be at most ${NAME_MAX - STAGING_EXTRA} bytes (the file system's limit of ${NAME_MAX}, less the ${STAGING_EXTRA} its staging name beside it adds)`);
+    throw invalid(
+      output,
+      `has a name of ${length} bytes; an output's name may be at most ${NAME_MAX - STAGING_EXTRA} bytes (the file system's limit of ${NAME_MAX}, less the ${STAGING_EXTRA} its staging name beside it adds)`,
+    );
   }
 }
 
@@ -45,7 +48,10 @@ export async function checkOutputPath(
     if (extname(output).toLowerCase() !== ".png") throw invalid(output, "is one frame, written as a PNG file: name it with .png");
     if ((await statOrUndefined(output))?.isDirectory()) throw invalid(output, "is a directory; one frame is a PNG file: give a file name ending in .png");
   } else if (named && named !== format) {
-    throw invalid(output, `ends in ${extname(output)} but the format is ${format}: use ${optionName("format")} ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`);
+    throw invalid(
+      output,
+      `ends in ${extname(output)} but the format is ${format}: use ${optionName("format")} ${named}, or name the output ${output.slice(0, -extname(output).length)}${outputExtension(format) || "/"}`,
+    );
   }
   const existing = await statOrUndefined(output);
   if (existing?.isDirectory() && !isFolderOutput(format) && !still) {
@@ -59,7 +65,10 @@ export async function checkOutputPath(
     const held = await readdir(output);
     if (held.length > 0) {
       const shown = held.slice(0, 3).join(", ") + (held.length > 3 ? `, … (${held.length} entries)` : "");
-      throw invalid(output, `already holds files this render did not write (${shown}): give an empty or new directory, or ${optionName("replaceOutput")} to replace them`);
+      throw invalid(
+        output,
+        `already holds files this render did not write (${shown}): give an empty or new directory, or ${optionName("replaceOutput")} to replace them`,
+      );
     }
   }
   // The render writes beside the output first (then renames), so that place must take new entries.

@@ -57,7 +57,13 @@ async function pngIsWhole(file: string): Promise<boolean> {
   }
 }
 
-async function sequenceProblem(dir: string, expected: OutputExpectation, depth: VerifyDepth, shown: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+async function sequenceProblem(
+  dir: string,
+  expected: OutputExpectation,
+  depth: VerifyDepth,
+  shown: string,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   const all = await readdir(dir).catch(() => []);
   const names = all.filter(isSequenceFrameName).sort();
   if (names.length !== expected.frames) return `it holds ${names.length} frame files, not ${shown}`;

@@ -75,7 +75,12 @@ export class AssetWatch {
   #refused(requestId: string): void {
     const request = this.#requests.get(requestId);
     if (!request || !CODE_TYPES.has(request.type ?? "")) return;
-    this.#unloadedCode.push({ type: request.type!, url: request.request.url, status: "refused by the network policy", initiator: this.#initiator(request.initiator) });
+    this.#unloadedCode.push({
+      type: request.type!,
+      url: request.request.url,
+      status: "refused by the network policy",
+      initiator: this.#initiator(request.initiator),
+    });
   }
 
   #fail(requestId: string, status: string, byRule = false): void {

@@ -133,6 +133,10 @@ async function launchOne(options: LaunchOptions): Promise<Browser> {
 }
 
 async function closeBrowser(browser: Browser): Promise<void> {
-  await withDeadline(browser.close().catch(() => undefined), 1000, () => void browser.process()?.kill("SIGKILL"));
+  await withDeadline(
+    browser.close().catch(() => undefined),
+    1000,
+    () => void browser.process()?.kill("SIGKILL"),
+  );
   await profileRemoved(browser);
 }

@@ -129,7 +129,8 @@ function evaluateWithin(cdp: CDPSession, watch: PageWatch, expression: string, t
 async function notReady(watch: PageWatch, what: string, timeoutMs: number): Promise<RenderError> {
   const { result } = await watch.send("Runtime.evaluate", { expression: PENDING_EXPRESSION, returnByValue: true });
   // Nothing the page names is pending: no image, font, waitFor or onSeek promise; it is still working.
-  const pending = (JSON.parse(String(result.value)) as string[]).join(", ") || "the page to settle (no image, font, __compose.waitFor or onSeek promise is pending)";
+  const pending =
+    (JSON.parse(String(result.value)) as string[]).join(", ") || "the page to settle (no image, font, __compose.waitFor or onSeek promise is pending)";
   return new RenderError("not-ready", `${what} within ${timeoutMs / 1000} s: waiting for ${pending}`);
 }
 
@@ -241,7 +242,10 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
     const [errorCount, changed, history] = (result.value ?? [1, true, true]) as [number, boolean, boolean];
     if (exceptionDetails || errorCount !== 0) await failOnPageErrors(watch, assets, options.url);
     if (exceptionDetails) {
-      throw new RenderError("page-error", `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`);
+      throw new RenderError(
+        "page-error",
+        `page script error while seeking to ${t.toFixed(3)} s: ${exceptionDetails.exception?.description?.split("\n")[0] ?? exceptionDetails.text}`,
+      );
     }
     needsHistory = history;
     return changed;
@@ -269,14 +273,15 @@ export async function openCompositionPage(context: BrowserContext, options: Comp
     async prepareMedia(plans) {
       watch.where = "while preparing its media";
       mediaPlans = plans;
-      compositionPage.info = await evaluate<CompositionInfo>(
-        `window.__compose.prepareMedia(${JSON.stringify(plans)})`,
-        "the page did not take its media",
-      );
+      compositionPage.info = await evaluate<CompositionInfo>(`window.__compose.prepareMedia(${JSON.stringify(plans)})`, "the page did not take its media");
     },
     fontFallbacks: () => {
       watch.where = "while listing the fonts its text is drawn with";
-      return watch.within(findFontFallbacks(cdp), options.readyTimeoutMs, async () => new RenderError("page-hung", `the page did not say which fonts drew its text within ${options.readyTimeoutMs / 1000} s`));
+      return watch.within(
+        findFontFallbacks(cdp),
+        options.readyTimeoutMs,
+        async () => new RenderError("page-hung", `the page did not say which fonts drew its text within ${options.readyTimeoutMs / 1000} s`),
+      );
     },
     gainLog: () => evaluate<GainSamples>("window.__compose.gainLog()", "the page did not report its media gains"),
     volumesMayChange: () => evaluate<boolean>("window.__compose.volumesMayChange", "the page did not report whether its volumes change"),

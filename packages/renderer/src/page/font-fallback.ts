@@ -45,7 +45,12 @@ const TEXT_FONTS = `(() => {
 /** The families of a computed font-family value, unquoted. */
 export function familiesOf(value: string): string[] {
   return [...value.matchAll(/\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^,]+)\s*(?:,|$)/g)]
-    .map(([, family]) => family!.trim().replace(/^(["'])(.*)\1$/, "$2").replace(/\\(.)/g, "$1"))
+    .map(([, family]) =>
+      family!
+        .trim()
+        .replace(/^(["'])(.*)\1$/, "$2")
+        .replace(/\\(.)/g, "$1"),
+    )
     .filter(Boolean);
 }
 
@@ -72,9 +77,16 @@ export async function findFontFallbacks(cdp: CDPSession): Promise<FontFallback[]
     // The root only: DOM.requestNode sends the path to each node it is asked for. The whole tree
     // (depth -1) of deeply nested sub-compositions is deeper than the protocol can encode.
     await cdp.send("DOM.getDocument", { depth: 0 });
-    const { result: usesValue } = await cdp.send("Runtime.callFunctionOn", { objectId: result.objectId, functionDeclaration: "function () { return this.uses; }", returnByValue: true });
+    const { result: usesValue } = await cdp.send("Runtime.callFunctionOn", {
+      objectId: result.objectId,
+      functionDeclaration: "function () { return this.uses; }",
+      returnByValue: true,
+    });
     const uses = usesValue.value as Array<{ family: string; documentUrl: string; loaded: string[] }>;
-    const { result: elementsArray } = await cdp.send("Runtime.callFunctionOn", { objectId: result.objectId, functionDeclaration: "function () { return this.elements; }" });
+    const { result: elementsArray } = await cdp.send("Runtime.callFunctionOn", {
+      objectId: result.objectId,
+      functionDeclaration: "function () { return this.elements; }",
+    });
     const { result: properties } = await cdp.send("Runtime.getProperties", { objectId: elementsArray.objectId!, ownProperties: true });
     const fallbacks: FontFallback[] = [];
     for (const property of properties) {

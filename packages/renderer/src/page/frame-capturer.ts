@@ -46,19 +46,21 @@ export function createFrameCapturer(cdp: CDPSession, mode: CaptureMode): FrameCa
     last = { kind: "image", data: Buffer.from(base64, "base64") };
     return last;
   };
-  const takeFrame = mode === "beginframe"
-    ? async (settings: FrameImageSettings): Promise<FrameResult> => {
-        const screenshot = screenshotOf(settings);
-        // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
-        // page's first frames may have none yet, so those are asked for again.
-        for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
-          const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
-          if (screenshotData) return image(screenshotData);
-          if (drawn) return REPEAT;
+  const takeFrame =
+    mode === "beginframe"
+      ? async (settings: FrameImageSettings): Promise<FrameResult> => {
+          const screenshot = screenshotOf(settings);
+          // A frame without damage comes without a screenshot: it repeats the last frame drawn. A
+          // page's first frames may have none yet, so those are asked for again.
+          for (let attempt = 0; attempt < FIRST_FRAME_ATTEMPTS; attempt++) {
+            const { screenshotData } = await cdp.send("HeadlessExperimental.beginFrame", { screenshot });
+            if (screenshotData) return image(screenshotData);
+            if (drawn) return REPEAT;
+          }
+          throw new Error("the browser produced no frame for a BeginFrame request");
         }
-        throw new Error("the browser produced no frame for a BeginFrame request");
-      }
-    : async (settings: FrameImageSettings): Promise<FrameResult> => image((await cdp.send("Page.captureScreenshot", { ...screenshotOf(settings), captureBeyondViewport: false })).data);
+      : async (settings: FrameImageSettings): Promise<FrameResult> =>
+          image((await cdp.send("Page.captureScreenshot", { ...screenshotOf(settings), captureBeyondViewport: false })).data);
   return {
     take: takeFrame,
     async takeImage(settings) {

@@ -12,7 +12,13 @@ const SETTLED = "Promise.all([...document.images].map((image) => image.decode())
  * `context` at `width` x `height`, and takes it as a PNG as a composition's frames are taken: in
  * the render's capture mode, at one device pixel per CSS pixel. The page is closed after.
  */
-export async function captureHtml(context: BrowserContext, html: string, size: { width: number; height: number }, mode: CaptureMode, timeoutMs: number): Promise<Buffer> {
+export async function captureHtml(
+  context: BrowserContext,
+  html: string,
+  size: { width: number; height: number },
+  mode: CaptureMode,
+  timeoutMs: number,
+): Promise<Buffer> {
   const page = await newPage(context, size, mode);
   const take = async (): Promise<Buffer> => {
     const cdp = await page.createCDPSession();

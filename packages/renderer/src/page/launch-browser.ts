@@ -6,10 +6,7 @@ import puppeteer, { type Browser } from "puppeteer-core";
 import { trackChild } from "../common/child-processes.js";
 
 /** The real binary behind Debian's /usr/bin/chromium-headless-shell wrapper script. */
-const HEADLESS_SHELL_CANDIDATES = [
-  "/usr/lib/chromium/chromium-headless-shell",
-  "/usr/bin/chromium-headless-shell",
-];
+const HEADLESS_SHELL_CANDIDATES = ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"];
 
 export class BrowserNotFoundError extends Error {
   constructor() {
@@ -92,23 +89,25 @@ export async function launchBrowser(options: LaunchOptions): Promise<Browser> {
   // Our own profile directory, named after this process, so a later start removes it if we are killed.
   const userDataDir = await ownedTempDir(tmpdir(), BROWSER_TEMP);
   const removeProfile = () => rm(userDataDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
-  const browser = await puppeteer.launch({
-    executablePath,
-    userDataDir,
-    headless: "shell",
-    args,
-    defaultViewport: null,
-    env: options.fontconfigFile ? { ...process.env, FONTCONFIG_FILE: options.fontconfigFile } : process.env,
-    // Over a pipe rather than a port: when this process dies, however, the pipe closes and the
-    // browser exits with it.
-    pipe: true,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  }).catch(async (error: unknown) => {
-    await removeProfile();
-    throw error;
-  });
+  const browser = await puppeteer
+    .launch({
+      executablePath,
+      userDataDir,
+      headless: "shell",
+      args,
+      defaultViewport: null,
+      env: options.fontconfigFile ? { ...process.env, FONTCONFIG_FILE: options.fontconfigFile } : process.env,
+      // Over a pipe rather than a port: when this process dies, however, the pipe closes and the
+      // browser exits with it.
+      pipe: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
+    .catch(async (error: unknown) => {
+      await removeProfile();
+      throw error;
+    });
   const child = browser.process();
   if (child) trackChild(child);
   // Removed once the process has exited, not merely disconnected: until then it may still write there.

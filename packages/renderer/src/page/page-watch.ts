@@ -129,6 +129,12 @@ export class PageWatch {
   /** Whether the page's main thread evaluates a trivial expression within the grace period. */
   private async answers(): Promise<boolean> {
     const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true });
-    return this.guard(withDeadline(probe.then(() => true), HANG_GRACE_MS, () => false));
+    return this.guard(
+      withDeadline(
+        probe.then(() => true),
+        HANG_GRACE_MS,
+        () => false,
+      ),
+    );
   }
 }

@@ -42,7 +42,8 @@ export function canonicalSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshot
     const referable = (node: number) => nodes.nodeType![node] === 1 && string(nodes.nodeName![node]) !== string(nodes.nodeName![node])!.toUpperCase();
     const transparent: boolean[] = [];
     const isTransparent = (node: number): boolean =>
-      (transparent[node] ??= hiddenDocuments.has(d) || (!referable(node) && (transparentNodes.has(node) || (parents[node]! >= 0 && isTransparent(parents[node]!)))));
+      (transparent[node] ??=
+        hiddenDocuments.has(d) || (!referable(node) && (transparentNodes.has(node) || (parents[node]! >= 0 && isTransparent(parents[node]!)))));
     const renumbered = new Map<number, number>();
     const rows: unknown[] = [];
     const rareStrings = [nodes.shadowRootType, nodes.pseudoType, nodes.pseudoIdentifier, nodes.textValue, nodes.inputValue, nodes.currentSourceURL].map(rare);
@@ -56,7 +57,10 @@ export function canonicalSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshot
       }
       const name = string(nodes.nodeName![node])!;
       const attributes = (nodes.attributes?.[node] ?? []).map(string);
-      const unseen = UNSEEN_ELEMENTS.get(name) ?? unseenMedia(name, attributes, nodes, node, string) ?? (name.endsWith("FRAME") && !contentDocuments.has(node) ? "a frame of another origin" : undefined);
+      const unseen =
+        UNSEEN_ELEMENTS.get(name) ??
+        unseenMedia(name, attributes, nodes, node, string) ??
+        (name.endsWith("FRAME") && !contentDocuments.has(node) ? "a frame of another origin" : undefined);
       if (unseen) return { off: unseen };
       renumbered.set(node, renumbered.size);
       rows.push([
@@ -93,14 +97,33 @@ export function canonicalSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshot
         stacking.has(l),
       ]);
     }
-    const runs = textBoxes.layoutIndex.flatMap((l, t) => (keptLayout.has(l) ? [[keptLayout.get(l), textBoxes.bounds[t], textBoxes.start[t], textBoxes.length[t]]] : []));
-    parts.push([hiddenDocuments.has(d), string(document.documentURL), string(document.baseURL), document.scrollOffsetX, document.scrollOffsetY, document.contentWidth, document.contentHeight, rows, boxes, runs]);
+    const runs = textBoxes.layoutIndex.flatMap((l, t) =>
+      keptLayout.has(l) ? [[keptLayout.get(l), textBoxes.bounds[t], textBoxes.start[t], textBoxes.length[t]]] : [],
+    );
+    parts.push([
+      hiddenDocuments.has(d),
+      string(document.documentURL),
+      string(document.baseURL),
+      document.scrollOffsetX,
+      document.scrollOffsetY,
+      document.contentWidth,
+      document.contentHeight,
+      rows,
+      boxes,
+      runs,
+    ]);
   }
   return { text: JSON.stringify(parts) };
 }
 
 /** A video or audio element whose picture the DOM does not hold: one playing its own source (not the renderer's extracted frames, which it shows as its poster), or showing its controls. */
-function unseenMedia(name: string, attributes: (string | null)[], nodes: Protocol.DOMSnapshot.NodeTreeSnapshot, node: number, string: (index: number | undefined) => string | null): string | undefined {
+function unseenMedia(
+  name: string,
+  attributes: (string | null)[],
+  nodes: Protocol.DOMSnapshot.NodeTreeSnapshot,
+  node: number,
+  string: (index: number | undefined) => string | null,
+): string | undefined {
   if (name !== "VIDEO" && name !== "AUDIO") return undefined;
   const names = attributes.filter((_, i) => i % 2 === 0);
   if (names.includes("controls")) return `${name === "VIDEO" ? "a <video>" : "an <audio>"} with controls`;

@@ -42,7 +42,10 @@ export function sheetLayout(count: number, frame: { width: number; height: numbe
 export function sheetHtml(cells: ReadonlyArray<{ image: Buffer; label: string }>, layout: SheetLayout): string {
   const { cell } = layout;
   const items = cells
-    .map(({ image, label }) => `<figure><img src="data:image/png;base64,${image.toString("base64")}" width="${cell.width}" height="${cell.height}" alt=""><figcaption>${label}</figcaption></figure>`)
+    .map(
+      ({ image, label }) =>
+        `<figure><img src="data:image/png;base64,${image.toString("base64")}" width="${cell.width}" height="${cell.height}" alt=""><figcaption>${label}</figcaption></figure>`,
+    )
     .join("\n");
   return `<!doctype html>
 <html>

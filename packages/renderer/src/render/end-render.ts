@@ -16,8 +16,7 @@ export interface CaptureReport {
  * that assembles (assembleChunks), and resolves to the output's size.
  */
 export type OutputCommit =
-  | { staged: StagedOutput; expected: OutputExpectation; whenCommitted?: (() => Promise<void>) | undefined }
-  | { assembled: () => Promise<number> };
+  { staged: StagedOutput; expected: OutputExpectation; whenCommitted?: (() => Promise<void>) | undefined } | { assembled: () => Promise<number> };
 
 /** A render that has captured its frames, about to end. */
 export interface RenderEnding {

@@ -44,7 +44,12 @@ function projectPath(url: string, baseUrl: string): string {
 export function loadPageFacts(request: LoadRequest, hooks: RenderHooks = {}): Promise<PageFacts> {
   return withRenderContext(hooks, async (context) => {
     const source = await readComposition(request.composition, context.signal);
-    const { firstPage: page, media, setup, fonts } = await openComposition(source, request, context, { videoFrames: false, limits: resolveLimits(request.limits) });
+    const {
+      firstPage: page,
+      media,
+      setup,
+      fonts,
+    } = await openComposition(source, request, context, { videoFrames: false, limits: resolveLimits(request.limits) });
     const { baseUrl } = fonts;
     const fallbacks = await page.fontFallbacks();
     await warnOfFontFallbacks(fallbacks, fonts, setup.warn);

@@ -77,7 +77,14 @@ export async function withRenderContext<T>(hooks: RenderHooks, step: (context: R
     hooks.signal?.removeEventListener("abort", onAbort);
     // A cancelled step usually unwinds at once (its browsers were killed); it is given a moment,
     // so that what it opens is released here rather than after its caller has gone.
-    await withDeadline(running.then(() => undefined, () => undefined), CANCEL_UNWIND_MS, () => undefined);
+    await withDeadline(
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+      CANCEL_UNWIND_MS,
+      () => undefined,
+    );
     await release(context);
     void running.then(
       () => release(context),

@@ -43,7 +43,10 @@ export function renderRange(request: RangeRequest, hooks: RenderHooks = {}): Pro
     const loaded = await loadComposition({ ...request, captureMode: plan.capture.mode }, context);
     const { composition } = plan;
     if (loaded.source.width !== composition.width || loaded.source.height !== composition.height) {
-      throw new RenderError("invalid-composition", `the composition is ${loaded.source.width}x${loaded.source.height} now, but its render was planned at ${composition.width}x${composition.height}: render it again`);
+      throw new RenderError(
+        "invalid-composition",
+        `the composition is ${loaded.source.width}x${loaded.source.height} now, but its render was planned at ${composition.width}x${composition.height}: render it again`,
+      );
     }
     const part = target.kind === "sequence" ? target.directory : target.path;
     const staged = await stageOutput(part, plan.output.format, false);

@@ -63,7 +63,11 @@ async function runRender(request: RenderRequest, context: RenderContext, sharedF
   mixing.catch(() => undefined);
   const meter = new ProgressMeter(plan.totalFrames, emit);
   await captureFrames(plan, pages, sinks, meter, signal, sharedFrames);
-  warnOnStillness(pages.map((page) => page.stats), loaded.info, emit);
+  warnOnStillness(
+    pages.map((page) => page.stats),
+    loaded.info,
+    emit,
+  );
   const envelopes = plan.audio ? await gainEnvelopes(pages, plan.audio) : undefined;
   // Nothing more is asked of the pages: their browsers close while the output is finished (the
   // render's release waits for them).

@@ -33,18 +33,19 @@ function momentFrames(moments: SnapshotRequest["moments"], composition: { id: st
   if (!Number.isInteger(asked) || asked < 1 || asked > MAX_SNAPSHOT_MOMENTS) {
     throw invalidMoments(`a snapshot takes 1 to ${MAX_SNAPSHOT_MOMENTS} moments (got ${asked})`);
   }
-  const frames = "count" in moments
-    ? Array.from({ length: moments.count }, (_, i) => (moments.count === 1 ? 0 : Math.round((i * last) / (moments.count - 1))))
-    : moments.times.map((time) => {
-        if (!Number.isFinite(time) || time < 0) throw invalidMoments(`a moment must be a time in seconds, 0 or more (got ${time})`);
-        const frame = Math.round(time * fps);
-        if (frame > last) {
-          throw invalidMoments(
-            `the moment at ${time} s is past the end of composition "${composition.id}", which lasts ${composition.duration} s (its last frame is ${last}, at ${frameTime(last, fps).toFixed(3)} s at ${fps} fps)`,
-          );
-        }
-        return frame;
-      });
+  const frames =
+    "count" in moments
+      ? Array.from({ length: moments.count }, (_, i) => (moments.count === 1 ? 0 : Math.round((i * last) / (moments.count - 1))))
+      : moments.times.map((time) => {
+          if (!Number.isFinite(time) || time < 0) throw invalidMoments(`a moment must be a time in seconds, 0 or more (got ${time})`);
+          const frame = Math.round(time * fps);
+          if (frame > last) {
+            throw invalidMoments(
+              `the moment at ${time} s is past the end of composition "${composition.id}", which lasts ${composition.duration} s (its last frame is ${last}, at ${frameTime(last, fps).toFixed(3)} s at ${fps} fps)`,
+            );
+          }
+          return frame;
+        });
   return [...new Set(frames)].sort((a, b) => a - b);
 }
 
@@ -72,7 +73,10 @@ async function takeSnapshot(request: SnapshotRequest, context: RenderContext): P
 
   if (sheet) {
     const layout = sheetLayout(images.length, loaded.source);
-    const html = sheetHtml(images.map((image, i) => ({ image, label: momentLabel(moments[i]!) })), layout);
+    const html = sheetHtml(
+      images.map((image, i) => ({ image, label: momentLabel(moments[i]!) })),
+      layout,
+    );
     const png = await captureHtml(loaded.firstPage.context, html, layout, loaded.mode, request.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
     const staged = await stageFile(output);
     context.cleanups.push(() => staged.discard());

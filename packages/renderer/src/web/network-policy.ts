@@ -175,7 +175,7 @@ export function effectivePolicy(operator: OperatorNetworkPolicy | undefined, req
   const ceiling = operator ?? { ...ALLOW_EVERYTHING, acceptRequestHosts: true };
   return {
     mode: narrower(requested.network ?? ceiling.mode, ceiling.mode),
-    allowHosts: [...ceiling.allowHosts, ...(ceiling.acceptRequestHosts ? requested.allowHosts ?? [] : [])],
+    allowHosts: [...ceiling.allowHosts, ...(ceiling.acceptRequestHosts ? (requested.allowHosts ?? []) : [])],
   };
 }
 

@@ -5,9 +5,7 @@ const HIDDEN_ATTRIBUTE = "data-compose-hidden";
 // Visibility, not display, so hiding a clip never changes layout; !important on the subtree so
 // that inline styles an author animates cannot show a clip outside its window.
 const hiddenClipSheet = new CSSStyleSheet();
-hiddenClipSheet.replaceSync(
-  `[${HIDDEN_ATTRIBUTE}], [${HIDDEN_ATTRIBUTE}] * { visibility: hidden !important; }`,
-);
+hiddenClipSheet.replaceSync(`[${HIDDEN_ATTRIBUTE}], [${HIDDEN_ATTRIBUTE}] * { visibility: hidden !important; }`);
 
 /** Starts and ends come from sums like `intro + 0.5`; a frame time 1 µs short of one still counts. */
 const TOLERANCE_S = 1e-6;

@@ -6,9 +6,7 @@
  */
 export function findCompositionRoot(): Element | null {
   const candidate = "[data-composition-id]:not([data-composition-src])";
-  return (
-    document.querySelector(`${candidate}:is([data-width], [data-height])`) ?? document.querySelector(candidate)
-  );
+  return document.querySelector(`${candidate}:is([data-width], [data-height])`) ?? document.querySelector(candidate);
 }
 
 /** A numeric data-* attribute, or undefined when absent or not a number. */

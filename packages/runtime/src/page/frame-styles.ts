@@ -36,10 +36,9 @@ export function sizeCompositionRoot(): boolean {
   const height = numberAttribute(root, "data-height");
   const id = root.getAttribute("data-composition-id") ?? "";
   const selector = `:where([data-composition-id="${CSS.escape(id)}"]:not([data-composition-src]))`;
-  const declarations = [
-    width !== undefined && width > 0 ? `width: ${width}px;` : "",
-    height !== undefined && height > 0 ? `height: ${height}px;` : "",
-  ].join(" ");
+  const declarations = [width !== undefined && width > 0 ? `width: ${width}px;` : "", height !== undefined && height > 0 ? `height: ${height}px;` : ""].join(
+    " ",
+  );
   const rule = `${selector} { ${declarations} }`;
   if (parts.root !== rule) {
     parts.root = rule;

@@ -19,9 +19,7 @@ export class HistoryWatch {
   /** Call when the page is ready and after every seek, so a loop that ran for a while is seen. */
   check(): void {
     this.#needed ||=
-      this.#frames.pending ||
-      eachInstance((instance) => instance.api.needsHistory).some(Boolean) ||
-      plainFrameRuntimes().some((api) => api.needsHistory);
+      this.#frames.pending || eachInstance((instance) => instance.api.needsHistory).some(Boolean) || plainFrameRuntimes().some((api) => api.needsHistory);
   }
 
   get needed(): boolean {

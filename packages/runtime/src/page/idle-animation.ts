@@ -40,5 +40,7 @@ export function idleAnimation(): string | undefined {
     const what = holder ? `window.${holder} is a paused GSAP animation that` : "a paused GSAP animation";
     return `${what} is not registered in window.__timelines, so nothing drives it: add window.__timelines[${JSON.stringify(id)}] = ${holder ?? "yourTimeline"} after building it`;
   }
-  return eachInstance((instance) => instance.info.idleAnimation && `in sub-composition "${instance.host.getAttribute("data-composition-id")}", ${instance.info.idleAnimation}`).find(Boolean);
+  return eachInstance(
+    (instance) => instance.info.idleAnimation && `in sub-composition "${instance.host.getAttribute("data-composition-id")}", ${instance.info.idleAnimation}`,
+  ).find(Boolean);
 }

@@ -60,7 +60,9 @@ function ownLibraries(): Promise<Library[]> {
 }
 
 async function loadOwnLibraries(): Promise<Library[]> {
-  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[src]:not([${FRAME_SCRIPT_ATTRIBUTE}])`)).filter((script) => script.type !== "module");
+  const scripts = Array.from(document.querySelectorAll<HTMLScriptElement>(`script[src]:not([${FRAME_SCRIPT_ATTRIBUTE}])`)).filter(
+    (script) => script.type !== "module",
+  );
   // The page loaded them already; force-cache takes the browser's copy when it kept one.
   const libraries = await Promise.all(
     scripts.map(async (script): Promise<Library | undefined> => {

@@ -5,7 +5,15 @@ import { CSS_URL, readableRules } from "./style-rules.js";
 
 /** The attribute that names an element's resource, by tag. */
 const SOURCE_ATTRIBUTE: Record<string, string> = { IMG: "src", SCRIPT: "src", LINK: "href", VIDEO: "src", AUDIO: "src", SOURCE: "src", IFRAME: "src" };
-const TYPE: Record<string, LoadFailure["type"]> = { IMG: "image", SCRIPT: "script", LINK: "stylesheet", VIDEO: "media", AUDIO: "media", SOURCE: "media", IFRAME: "document" };
+const TYPE: Record<string, LoadFailure["type"]> = {
+  IMG: "image",
+  SCRIPT: "script",
+  LINK: "stylesheet",
+  VIDEO: "media",
+  AUDIO: "media",
+  SOURCE: "media",
+  IFRAME: "document",
+};
 
 /** The event this frame and each same-origin frame above it hear when a failure is collected, however late. */
 export const LOAD_FAILURE_EVENT = "compose:loadfailure";
@@ -25,7 +33,8 @@ function announce(): void {
 function styleReference(url: string): { written: string; document: string; font: boolean } | undefined {
   for (const { rule, base, href } of readableRules()) {
     for (const [, , written] of rule.cssText.matchAll(CSS_URL)) {
-      if (new URL(written!, base).href === url) return { written: written!, document: projectPath(href ?? documentUrl()), font: rule instanceof CSSFontFaceRule };
+      if (new URL(written!, base).href === url)
+        return { written: written!, document: projectPath(href ?? documentUrl()), font: rule instanceof CSSFontFaceRule };
     }
   }
   return undefined;
@@ -43,7 +52,12 @@ function watchStyleImages(add: (failure: LoadFailure) => void): void {
       if (entry.initiatorType !== "css" || (entry.responseStatus ?? 0) < 400) continue;
       const reference = styleReference(entry.name);
       if (reference?.font) continue;
-      add({ type: "image", url: projectPath(entry.name), written: reference?.written ?? projectPath(entry.name), document: reference?.document ?? projectPath(documentUrl()) });
+      add({
+        type: "image",
+        url: projectPath(entry.name),
+        written: reference?.written ?? projectPath(entry.name),
+        document: reference?.document ?? projectPath(documentUrl()),
+      });
     }
   });
   observer.observe({ type: "resource", buffered: true });

@@ -34,14 +34,7 @@ export class Seeker {
   readonly #changes: ChangeDetector;
   #changed = true;
 
-  constructor(
-    timers: VirtualTimers,
-    frames: AnimationFrames,
-    animations: WebAnimationSync,
-    history: HistoryWatch,
-    work: AwaitedWork,
-    gains: GainLog,
-  ) {
+  constructor(timers: VirtualTimers, frames: AnimationFrames, animations: WebAnimationSync, history: HistoryWatch, work: AwaitedWork, gains: GainLog) {
     this.#timers = timers;
     this.#frames = frames;
     this.#animations = animations;
@@ -92,11 +85,7 @@ export class Seeker {
     await this.#timers.runDue();
     // Again, for whatever the handlers and the waits changed: new animations, clips, timelines.
     const clips = this.#applyState(t);
-    const [, instancesChanged, framesChanged] = await Promise.all([
-      showVideoFrames(clips, t),
-      seekSubCompositions(clips, t),
-      seekPlainFrames(t),
-    ]);
+    const [, instancesChanged, framesChanged] = await Promise.all([showVideoFrames(clips, t), seekSubCompositions(clips, t), seekPlainFrames(t)]);
     this.#changed = this.#changes.settle(t, instancesChanged || framesChanged || this.#handlers.size > 0);
     // Seeking a timeline woke GSAP's ticker; idle, it is no frame loop.
     sleepIdleGsapTicker();

@@ -86,7 +86,10 @@ async function loadSource(frame: HTMLIFrameElement, host: Element, url: string):
     return;
   }
   const runtimeUrl = RUNTIME_SCRIPT instanceof HTMLScriptElement ? RUNTIME_SCRIPT.src : "";
-  if (!runtimeUrl) throw new Error(`sub-composition "${hostName(host)}": the compose runtime of a written document must come from a <script src> to be written into its instances`);
+  if (!runtimeUrl)
+    throw new Error(
+      `sub-composition "${hostName(host)}": the compose runtime of a written document must come from a <script src> to be written into its instances`,
+    );
   frame.srcdoc = writtenDocument(await response.text(), url, runtimeUrl, {});
 }
 
@@ -149,7 +152,10 @@ export async function mountSubCompositions(): Promise<void> {
 export async function remountInstance(id: string, values: Record<string, unknown>): Promise<void> {
   const mounted = Array.from(instances.values());
   const old = mounted.find((instance) => instance.host.getAttribute("data-composition-id") === id);
-  if (!old) throw new Error(`remountInstance: no sub-composition instance has data-composition-id "${id}" (there are: ${mounted.map((instance) => hostName(instance.host)).join(", ") || "none"})`);
+  if (!old)
+    throw new Error(
+      `remountInstance: no sub-composition instance has data-composition-id "${id}" (there are: ${mounted.map((instance) => hostName(instance.host)).join(", ") || "none"})`,
+    );
   givenValues = { ...givenValues, [id]: values };
   instances.set(old.host, await mountInstance(old.host, old.frame));
 }

@@ -33,9 +33,7 @@ async function insertScript(placeholder: Comment, script: HTMLScriptElement): Pr
 export async function instantiateTemplateComposition(): Promise<void> {
   await parsed();
   if (findCompositionRoot()) return;
-  const template = Array.from(document.querySelectorAll("template")).find((candidate) =>
-    candidate.content.querySelector("[data-composition-id]"),
-  );
+  const template = Array.from(document.querySelectorAll("template")).find((candidate) => candidate.content.querySelector("[data-composition-id]"));
   if (!template) return;
   const content = document.importNode(template.content, true);
   const scripts = Array.from(content.querySelectorAll("script")).map((script) => {

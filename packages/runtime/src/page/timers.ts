@@ -43,15 +43,12 @@ export class VirtualTimers {
   }
 
   install(): void {
-    const schedule = (handler: TimerHandler, delay: unknown, args: unknown[], repeat: boolean): number =>
-      this.#schedule(handler, delay, args, repeat);
+    const schedule = (handler: TimerHandler, delay: unknown, args: unknown[], repeat: boolean): number => this.#schedule(handler, delay, args, repeat);
     const clear = (id: number | undefined): void => {
       if (id !== undefined) this.#timers.delete(Number(id));
     };
-    window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) =>
-      schedule(handler, delay, args, false)) as typeof window.setTimeout;
-    window.setInterval = ((handler: TimerHandler, delay?: number, ...args: unknown[]) =>
-      schedule(handler, delay, args, true)) as typeof window.setInterval;
+    window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) => schedule(handler, delay, args, false)) as typeof window.setTimeout;
+    window.setInterval = ((handler: TimerHandler, delay?: number, ...args: unknown[]) => schedule(handler, delay, args, true)) as typeof window.setInterval;
     window.clearTimeout = clear;
     window.clearInterval = clear;
   }

@@ -13,8 +13,7 @@ import { findCompositionRoot } from "./composition-root.js";
 export function createVariableReader(cliOverrides: VariableValues | undefined): () => VariableValues {
   return () => {
     const declarations =
-      document.documentElement?.getAttribute("data-composition-variables") ??
-      findCompositionRoot()?.getAttribute("data-composition-variables");
+      document.documentElement?.getAttribute("data-composition-variables") ?? findCompositionRoot()?.getAttribute("data-composition-variables");
     const { variables } = parseVariableDeclarations(declarations);
     const host = window.frameElement?.closest("[data-composition-src]");
     return resolveVariableValues(variables, host ? hostValues(host) : cliOverrides);

@@ -27,7 +27,9 @@ function describeTarget(target: unknown): { target: string; targetId: string | u
   const element = target as Element | null;
   if (typeof element !== "object" || element === null || typeof element.tagName !== "string") return undefined;
   if (element.id) return { target: `#${element.id}`, targetId: element.id };
-  const classes = Array.from(element.classList ?? []).map((name) => `.${name}`).join("");
+  const classes = Array.from(element.classList ?? [])
+    .map((name) => `.${name}`)
+    .join("");
   return { target: `${element.tagName.toLowerCase()}${classes}`, targetId: undefined };
 }
 

@@ -53,7 +53,8 @@ export function setStatus(text: string, error = false): void {
 export function withProject(state: AppState, project: PreviewState): Partial<AppState> {
   const previous = state.project;
   const patch: Partial<AppState> = { project };
-  if (JSON.stringify(previous?.variables) !== JSON.stringify(project.variables)) patch.values = adoptDeclarations(project.variables, previous?.variables, state.values);
+  if (JSON.stringify(previous?.variables) !== JSON.stringify(project.variables))
+    patch.values = adoptDeclarations(project.variables, previous?.variables, state.values);
   if (JSON.stringify(previous?.instances) !== JSON.stringify(project.instances)) patch.instanceValues = hostValues(project.instances);
   return patch;
 }

@@ -16,7 +16,11 @@ export function $select(id: string): HTMLSelectElement {
 type AttributeValue = string | number | boolean | undefined | null;
 
 /** A new element with these attributes (false, null and undefined leave one out) and children. */
-export function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, AttributeValue> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+export function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, AttributeValue> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;

@@ -20,7 +20,9 @@ function showLint(): void {
   if (!lint) return;
   $("lint-summary").className = lint.errors > 0 ? "error" : lint.warnings > 0 ? "warning" : "";
   $("lint-summary").textContent = `${plural(lint.errors, "error")}, ${plural(lint.warnings, "warning")} in ${plural(lint.files.length, "file")}`;
-  list.replaceChildren(...lint.findings.map((finding) => findingItem(finding.severity)({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` })));
+  list.replaceChildren(
+    ...lint.findings.map((finding) => findingItem(finding.severity)({ ...finding, location: `${finding.file}:${finding.line}:${finding.column}` })),
+  );
   showFrameFindings();
 }
 
@@ -58,7 +60,14 @@ const sources = new Map<string, Promise<string>>();
 /** The line of the document that first writes `text`; 0 when it cannot be found. */
 async function lineOf(document: string, text: string, version: number): Promise<number> {
   const key = `${version} ${document}`;
-  if (!sources.has(key)) sources.set(key, fetch(`/${document.split("/").map(encodeURIComponent).join("/")}`).then((response) => (response.ok ? response.text() : ""), () => ""));
+  if (!sources.has(key))
+    sources.set(
+      key,
+      fetch(`/${document.split("/").map(encodeURIComponent).join("/")}`).then(
+        (response) => (response.ok ? response.text() : ""),
+        () => "",
+      ),
+    );
   const source = await sources.get(key)!;
   const index = source.indexOf(text);
   return index < 0 ? 0 : source.slice(0, index).split("\n").length;

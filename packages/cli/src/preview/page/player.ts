@@ -30,7 +30,10 @@ async function servedPage(config: BootConfig): Promise<PageSource> {
   if (!state.project) throw new Error("the preview has not read the project yet");
   loadingPage = pageVersion();
   app.update({ savedFiles: [] });
-  return { src: `${state.project.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(JSON.stringify(config))}&v=${state.project.version}`, ...compositionSize(state) };
+  return {
+    src: `${state.project.entry.url}?${CONFIG_PARAMETER}=${encodeURIComponent(JSON.stringify(config))}&v=${state.project.version}`,
+    ...compositionSize(state),
+  };
 }
 
 export const player = new CompositionPlayer({
@@ -58,7 +61,12 @@ function frameAnimations(iframe: HTMLIFrameElement): AnimationSegment[] {
   const top = iframe.contentWindow;
   if (!top) return [];
   const segments = animationSegments(top);
-  const starts = new Map((top as Window & { __compose?: ComposeApi }).__compose?.describeTimeline().filter((entry) => entry.kind === "composition").map((entry) => [entry.label, entry.start ?? 0]) ?? []);
+  const starts = new Map(
+    (top as Window & { __compose?: ComposeApi }).__compose
+      ?.describeTimeline()
+      .filter((entry) => entry.kind === "composition")
+      .map((entry) => [entry.label, entry.start ?? 0]) ?? [],
+  );
   for (const frame of top.document.querySelectorAll<HTMLIFrameElement>("iframe[data-compose-instance]")) {
     const name = frame.getAttribute("data-compose-instance") ?? "";
     if (frame.contentWindow) segments.push(...animationSegments(frame.contentWindow, starts.get(name) ?? 0));
@@ -79,7 +87,9 @@ player.addEventListener("load", () => {
 
 /** Whether the instance of the host `id` in the page shown has timed media, which a remount would leave unprepared; true when it cannot be told. */
 function instanceHasMedia(iframe: HTMLIFrameElement, id: string): boolean {
-  const frame = iframe.contentDocument?.querySelector<HTMLIFrameElement>(`[data-composition-src][data-composition-id="${CSS.escape(id)}"] > iframe[data-compose-instance]`);
+  const frame = iframe.contentDocument?.querySelector<HTMLIFrameElement>(
+    `[data-composition-src][data-composition-id="${CSS.escape(id)}"] > iframe[data-compose-instance]`,
+  );
   const api = (frame?.contentWindow as (Window & { __compose?: ComposeApi }) | null | undefined)?.__compose;
   return api === undefined || api.describeMedia().length > 0;
 }

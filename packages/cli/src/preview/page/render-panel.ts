@@ -48,7 +48,9 @@ function showResult(format: string, url: string): void {
 }
 
 function renderMessage(kind: string, code: string, message: string): void {
-  $("render-messages").append(element("li", { class: kind, "data-code": code }, element("span", { class: "severity" }, kind), element("code", {}, code), " ", message));
+  $("render-messages").append(
+    element("li", { class: kind, "data-code": code }, element("span", { class: "severity" }, kind), element("code", {}, code), " ", message),
+  );
 }
 
 function setRendering(running: boolean): void {
@@ -111,17 +113,20 @@ const SHOW_EVENT: { [Type in PreviewEvent["type"]]: (event: Extract<PreviewEvent
     const progress = $<HTMLProgressElement>("render-progress");
     progress.hidden = false;
     progress.value = 0;
-    $("render-status").textContent = `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
+    $("render-status").textContent =
+      `rendering ${plural(event.totalFrames, "frame")}, ${event.width}x${event.height} at ${event.fps} fps, ${plural(event.workers, "worker")}`;
   },
   progress: (event) => {
     $<HTMLProgressElement>("render-progress").value = event.percent;
-    $("render-status").textContent = `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
+    $("render-status").textContent =
+      `${event.stage === "capture" ? "capturing" : "assembling"}: frame ${event.frame} of ${event.totalFrames} (${Math.round(event.percent)}%)`;
   },
   warning: (event) => renderMessage("warning", event.code, event.message),
   finished: (event) => {
     $<HTMLProgressElement>("render-progress").value = 100;
     const megabytes = (event.sizeBytes / 1e6).toFixed(2);
-    $("render-status").textContent = `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
+    $("render-status").textContent =
+      `finished: ${plural(event.frames, "frame")}, ${event.durationSeconds.toFixed(3)} s, ${megabytes} MB in ${(event.elapsedMs / 1000).toFixed(1)} s`;
     showResult(event.format, `${event.output}?t=${Date.now()}`);
     const link = $<HTMLAnchorElement>("render-link");
     link.href = event.output;

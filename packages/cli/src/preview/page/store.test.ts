@@ -14,7 +14,10 @@ describe("createStore", () => {
   it("calls a listener when its part changes, with the new part, and not when another part does", () => {
     const store = newStore();
     const counts: number[] = [];
-    store.subscribe((state) => state.count, (count) => counts.push(count));
+    store.subscribe(
+      (state) => state.count,
+      (count) => counts.push(count),
+    );
     store.update({ name: "b" });
     store.update({ count: 1 });
     store.update({ count: 1 });
@@ -25,7 +28,10 @@ describe("createStore", () => {
   it("stops calling a listener once unsubscribed", () => {
     const store = newStore();
     const names: string[] = [];
-    const unsubscribe = store.subscribe((state) => state.name, (name) => names.push(name));
+    const unsubscribe = store.subscribe(
+      (state) => state.name,
+      (name) => names.push(name),
+    );
     store.update({ name: "b" });
     unsubscribe();
     store.update({ name: "c" });
@@ -36,22 +42,34 @@ describe("createStore", () => {
     const store = newStore();
     const heard: string[] = [];
     let unsubscribeSecond = () => {};
-    store.subscribe((state) => state.count, () => {
-      heard.push("first");
-      unsubscribeSecond();
-    });
-    unsubscribeSecond = store.subscribe((state) => state.count, () => heard.push("second"));
+    store.subscribe(
+      (state) => state.count,
+      () => {
+        heard.push("first");
+        unsubscribeSecond();
+      },
+    );
+    unsubscribeSecond = store.subscribe(
+      (state) => state.count,
+      () => heard.push("second"),
+    );
     store.update({ count: 1 });
     expect(heard).toEqual(["first"]);
   });
 
   it("lets a listener update the store: each listener hears the latest state once", () => {
     const store = newStore();
-    store.subscribe((state) => state.count, (count) => {
-      if (count === 1) store.update({ name: "from the listener" });
-    });
+    store.subscribe(
+      (state) => state.count,
+      (count) => {
+        if (count === 1) store.update({ name: "from the listener" });
+      },
+    );
     const heard: Array<[number, string]> = [];
-    store.subscribe((state) => `${state.count} ${state.name}`, () => heard.push([store.get().count, store.get().name]));
+    store.subscribe(
+      (state) => `${state.count} ${state.name}`,
+      () => heard.push([store.get().count, store.get().name]),
+    );
     store.update({ count: 1 });
     expect(heard).toEqual([[1, "from the listener"]]);
   });
@@ -59,7 +77,10 @@ describe("createStore", () => {
   it("compares parts by identity: a new array is a change, the same one is not", () => {
     const store = newStore();
     let calls = 0;
-    store.subscribe((state) => state.tags, () => calls++);
+    store.subscribe(
+      (state) => state.tags,
+      () => calls++,
+    );
     const tags = ["x"];
     store.update({ tags });
     store.update({ tags });

@@ -12,7 +12,13 @@ const clip = (label: string, track: number | undefined, start: number | undefine
 });
 
 describe("the timeline's layout", () => {
-  const entries = [clip("b", 2, 0, 1), clip("a", 0, 0.5, 1), clip("loose", undefined, 0), clip("unresolved", 0, undefined), clip("card", 0, 1, 2, [clip("inner", 0, 1.2, 0.3)])];
+  const entries = [
+    clip("b", 2, 0, 1),
+    clip("a", 0, 0.5, 1),
+    clip("loose", undefined, 0),
+    clip("unresolved", 0, undefined),
+    clip("card", 0, 1, 2, [clip("inner", 0, 1.2, 0.3)]),
+  ];
 
   it("gives each track a lane in order, untracked last, and leaves out what has no start", () => {
     const lanes = timelineLanes(entries, new Set());

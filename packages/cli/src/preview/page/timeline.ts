@@ -71,7 +71,13 @@ function drawRuler(duration: number, scale: number): void {
 function clipElement({ entry, key }: LaneItem, duration: number, scale: number): HTMLElement {
   const start = entry.start ?? 0;
   const length = entry.duration ?? Math.max(0, duration - start);
-  const clip = element("div", { class: "clip", "data-kind": entry.kind, "data-key": key, "data-label": entryLabel(entry), title: describeEntry(entry, sourcePath) });
+  const clip = element("div", {
+    class: "clip",
+    "data-kind": entry.kind,
+    "data-key": key,
+    "data-label": entryLabel(entry),
+    title: describeEntry(entry, sourcePath),
+  });
   clip.classList.toggle("open-ended", entry.duration === undefined);
   clip.style.left = `${start * scale}px`;
   clip.style.width = `${length * scale}px`;
@@ -89,12 +95,19 @@ function clipElement({ entry, key }: LaneItem, duration: number, scale: number):
     });
     clip.append(toggle);
   }
-  const media = entry.kind === "audio" || entry.kind === "video" ? player.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible) : undefined;
+  const media =
+    entry.kind === "audio" || entry.kind === "video"
+      ? player.media.find((item) => item.kind === entry.kind && item.src === entry.src && item.start === entry.start && item.audible)
+      : undefined;
   if (media) {
     clip.append(waveformCanvas(media, length * scale, length));
     clip.dataset.mediaKey = media.key;
     clip.dataset.playing = "false";
-    const mute = element("button", { type: "button", class: "mute", "aria-pressed": String(player.isSoundMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` }, player.isSoundMuted(media.key) ? "🔇" : "🔊");
+    const mute = element(
+      "button",
+      { type: "button", class: "mute", "aria-pressed": String(player.isSoundMuted(media.key)), "aria-label": `Mute ${entryLabel(entry)} here` },
+      player.isSoundMuted(media.key) ? "🔇" : "🔊",
+    );
     mute.addEventListener("click", () => {
       player.setSoundMuted(media.key, !player.isSoundMuted(media.key));
       drawTimeline();

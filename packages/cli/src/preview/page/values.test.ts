@@ -5,7 +5,16 @@ import { adoptDeclarations, bootConfig, changedInstances, changedValues, hostVal
 const TITLE: CompositionVariable = { id: "title", type: "string", label: "Title", default: "Hi" };
 const COLOUR: CompositionVariable = { id: "colour", type: "color", label: "Colour", default: "#FF0000" };
 const SIZE: CompositionVariable = { id: "size", type: "number", label: "Size", default: 10 };
-const MODE: CompositionVariable = { id: "mode", type: "enum", label: "Mode", default: "a", options: [{ value: "a", label: "A" }, { value: "b", label: "B" }] };
+const MODE: CompositionVariable = {
+  id: "mode",
+  type: "enum",
+  label: "Mode",
+  default: "a",
+  options: [
+    { value: "a", label: "A" },
+    { value: "b", label: "B" },
+  ],
+};
 
 describe("the page's variable values", () => {
   it("counts a colour as changed only when it differs in more than case", () => {
@@ -32,7 +41,11 @@ describe("the page's variable values", () => {
 
   it("keeps values across a change of declarations when the type and the enum's options still allow them", () => {
     const before = [TITLE, SIZE, MODE];
-    const after: CompositionVariable[] = [TITLE, { ...SIZE, type: "string", default: "10" } as CompositionVariable, { ...MODE, options: [{ value: "a", label: "A" }] } as CompositionVariable];
+    const after: CompositionVariable[] = [
+      TITLE,
+      { ...SIZE, type: "string", default: "10" } as CompositionVariable,
+      { ...MODE, options: [{ value: "a", label: "A" }] } as CompositionVariable,
+    ];
     expect(adoptDeclarations(after, before, { title: "Kept", size: 5, mode: "b" })).toEqual({ title: "Kept", size: "10", mode: "a" });
   });
 

@@ -49,7 +49,9 @@ export function changedInstances(instances: readonly InstanceDeclarations[], edi
 
 /** Every instance's values as its host has them. */
 export function hostValues(instances: readonly InstanceDeclarations[]): Record<string, Values> {
-  return Object.fromEntries(instances.map((instance) => [instance.id, Object.fromEntries(instance.variables.map((variable) => [variable.id, instanceBase(instance, variable)]))]));
+  return Object.fromEntries(
+    instances.map((instance) => [instance.id, Object.fromEntries(instance.variables.map((variable) => [variable.id, instanceBase(instance, variable)]))]),
+  );
 }
 
 /** Keeps the values of variables that still exist with the same type; others take their default. */
@@ -59,7 +61,9 @@ export function adoptDeclarations(variables: readonly CompositionVariable[], pre
   for (const variable of variables) {
     const value = values[variable.id];
     const keep =
-      old.get(variable.id)?.type === variable.type && value !== undefined && (variable.type !== "enum" || variable.options.some((option) => option.value === value));
+      old.get(variable.id)?.type === variable.type &&
+      value !== undefined &&
+      (variable.type !== "enum" || variable.options.some((option) => option.value === value));
     adopted[variable.id] = keep ? value : variable.default;
   }
   return adopted;

@@ -31,7 +31,8 @@ function instanceScope(instance: InstanceDeclarations): Scope {
     key: instance.id,
     idPrefix: `instance-${instance.id}-`,
     values: () => app.get().instanceValues[instance.id] ?? {},
-    set: (id, value) => app.update((state) => ({ instanceValues: { ...state.instanceValues, [instance.id]: { ...state.instanceValues[instance.id], [id]: value } } })),
+    set: (id, value) =>
+      app.update((state) => ({ instanceValues: { ...state.instanceValues, [instance.id]: { ...state.instanceValues[instance.id], [id]: value } } })),
     base: (variable) => instanceBase(instance, variable),
   };
 }
@@ -68,7 +69,13 @@ function numberWidget(id: string, variable: Extract<CompositionVariable, { type:
   const parts: HTMLElement[] = [input];
   let slider: HTMLInputElement | undefined;
   if (variable.min !== undefined && variable.max !== undefined) {
-    const range = element("input", { type: "range", min: variable.min, max: variable.max, step: variable.step ?? "any", "aria-label": `${variable.label} slider` });
+    const range = element("input", {
+      type: "range",
+      min: variable.min,
+      max: variable.max,
+      step: variable.step ?? "any",
+      "aria-label": `${variable.label} slider`,
+    });
     range.value = String(value);
     range.addEventListener("input", () => {
       input.value = range.value;

@@ -17,7 +17,10 @@ async function decodePeaks(src: string): Promise<Float32Array | undefined> {
     if (!response.ok) return undefined;
     // Decoding needs no sound output: a one-sample offline context does it without a user gesture.
     const audio = await new OfflineAudioContext(1, 1, 48_000).decodeAudioData(await response.arrayBuffer());
-    return soundPeaks(Array.from({ length: audio.numberOfChannels }, (_, channel) => audio.getChannelData(channel)), audio.sampleRate);
+    return soundPeaks(
+      Array.from({ length: audio.numberOfChannels }, (_, channel) => audio.getChannelData(channel)),
+      audio.sampleRate,
+    );
   } catch {
     // A source the browser cannot decode keeps its plain clip.
     return undefined;

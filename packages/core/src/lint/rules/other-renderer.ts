@@ -16,7 +16,8 @@ const SCRIPT_MARKERS: Array<{ code: LintCode; pattern: RegExp; message: (found: 
   {
     code: "foreign-adapter-global",
     pattern: /\b__hf[A-Za-z0-9_$]*/,
-    message: (found) => `${found} is an adapter global of the other renderer and nothing calls it here: register GSAP timelines in window.__timelines, or draw from __compose.onSeek(t => ...) or the clock (requestAnimationFrame, timers)`,
+    message: (found) =>
+      `${found} is an adapter global of the other renderer and nothing calls it here: register GSAP timelines in window.__timelines, or draw from __compose.onSeek(t => ...) or the clock (requestAnimationFrame, timers)`,
   },
   {
     code: "foreign-seek-event",

@@ -33,7 +33,8 @@ export const checkDuration: LintRule = ({ parsed, timing, report, embeddedOnly }
   const root = parsed.root;
   // An invalid data-duration is its own finding (what is allowed); "no duration" would hide it.
   if (root === undefined || embeddedOnly || timing.duration !== undefined || root.durationWritten) return;
-  const mayLearnLength = parsed.scripts.length > 0 || parsed.elements.some((element) => element.kind === "video" || element.kind === "audio" || element.kind === "host");
+  const mayLearnLength =
+    parsed.scripts.length > 0 || parsed.elements.some((element) => element.kind === "video" || element.kind === "audio" || element.kind === "host");
   if (!mayLearnLength) report("no-duration", root.loc, noDurationMessage(root.id));
 };
 

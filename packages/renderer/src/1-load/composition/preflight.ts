@@ -16,7 +16,10 @@ export async function preflight(
 ): Promise<void> {
   if (options.docker) {
     // The CLI runs a docker render as a plain local render inside the container.
-    throw new RenderError("invalid-composition", "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`");
+    throw new RenderError(
+      "invalid-composition",
+      "docker: render() renders with this machine's browser and ffmpeg; container mode is `compose render --docker`",
+    );
   }
   await refuseLintErrors(composition.file, { allowMissingAssets: options.allowMissingAssets, signal });
   checkVariables(composition, options, optionName, emit);
@@ -24,7 +27,12 @@ export async function preflight(
 }
 
 /** Malformed declarations are lint errors, refused above; what is left is the values' fit. */
-function checkVariables(composition: SourceComposition, options: RenderOptions, optionName: (field: string) => string, emit: (event: RenderEvent) => void): void {
+function checkVariables(
+  composition: SourceComposition,
+  options: RenderOptions,
+  optionName: (field: string) => string,
+  emit: (event: RenderEvent) => void,
+): void {
   const issues = validateVariableValues(composition.metadata.variables, options.variables ?? {});
   if (issues.length === 0) return;
   if (options.strictVariables) {

@@ -30,7 +30,9 @@ export function resolveLimits(limits: Partial<RenderLimits> | undefined): Render
 export function checkSize(id: string, composition: PixelSize, frames: PixelSize, limits: RenderLimits, scale: string): void {
   if (frames.width <= limits.maxWidth && frames.height <= limits.maxHeight) return;
   const scaled = frames.width !== composition.width || frames.height !== composition.height;
-  const size = scaled ? `renders at ${frames.width}x${frames.height} px (${composition.width}x${composition.height} at ${scale})` : `is ${frames.width}x${frames.height} px`;
+  const size = scaled
+    ? `renders at ${frames.width}x${frames.height} px (${composition.width}x${composition.height} at ${scale})`
+    : `is ${frames.width}x${frames.height} px`;
   throw new RenderError(
     "limit-exceeded",
     `${id} ${size}, over the limit of ${limits.maxWidth}x${limits.maxHeight}: make it smaller${scaled ? ", lower the scale" : ""}, or raise the limit with --max-width and --max-height`,

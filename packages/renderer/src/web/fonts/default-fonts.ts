@@ -26,7 +26,19 @@ export const DEFAULT_FAMILIES: readonly DefaultFamily[] = [
     family: "Inter",
     package: "@fontsource-variable/inter",
     files: /-wght-(normal|italic)\.woff2$/,
-    names: ["sans-serif", "sans", "system-ui", "ui-sans-serif", "ui-rounded", "-apple-system", "BlinkMacSystemFont", "Segoe UI", "Helvetica Neue", "cursive", "fantasy"],
+    names: [
+      "sans-serif",
+      "sans",
+      "system-ui",
+      "ui-sans-serif",
+      "ui-rounded",
+      "-apple-system",
+      "BlinkMacSystemFont",
+      "Segoe UI",
+      "Helvetica Neue",
+      "cursive",
+      "fantasy",
+    ],
   },
   { family: "Arimo", package: "@fontsource/arimo", files: /\.woff2$/, names: ["Arial", "Helvetica"] },
   { family: "Tinos", package: "@fontsource/tinos", files: /\.woff2$/, names: ["serif", "ui-serif", "Times New Roman", "Times"] },
@@ -39,7 +51,15 @@ export const DEFAULT_FAMILIES: readonly DefaultFamily[] = [
 ];
 
 /** What the browser draws each generic family with (Page.setFontFamilies). */
-export const GENERIC_FAMILIES = { standard: "Tinos", serif: "Tinos", sansSerif: "Inter", fixed: "Cousine", cursive: "Inter", fantasy: "Inter", math: "Tinos" } as const;
+export const GENERIC_FAMILIES = {
+  standard: "Tinos",
+  serif: "Tinos",
+  sansSerif: "Inter",
+  fixed: "Cousine",
+  cursive: "Inter",
+  fantasy: "Inter",
+  math: "Tinos",
+} as const;
 
 /** The family of the default set a name resolves to (case-insensitive), if any. */
 export function defaultFamilyFor(name: string): string | undefined {
@@ -48,7 +68,7 @@ export function defaultFamilyFor(name: string): string | undefined {
 }
 
 /** Where the system keeps fonts: searched only for what the default set lacks (emoji, scripts beyond Latin, Greek and Cyrillic). */
-const SYSTEM_FONT_DIRS = ['<dir>/usr/share/fonts</dir>', '<dir>/usr/local/share/fonts</dir>', '<dir prefix="xdg">fonts</dir>', "<dir>~/.fonts</dir>"];
+const SYSTEM_FONT_DIRS = ["<dir>/usr/share/fonts</dir>", "<dir>/usr/local/share/fonts</dir>", '<dir prefix="xdg">fonts</dir>', "<dir>~/.fonts</dir>"];
 
 /** fontconfig writes its own cache of what it found into the entry as browsers use it: not part of the entry. */
 const FONTCONFIG_CACHE = "fontconfig-cache";
@@ -137,7 +157,8 @@ export async function defaultFontRules(platformNames: ReadonlySet<string>): Prom
   const rules: FontFaceRule[] = [];
   for (const family of DEFAULT_FAMILIES) {
     const faces = (await packageFontRules((await defaultFontPackage(family.package))!))?.rules ?? [];
-    for (const name of [family.family, ...family.names.filter((alias) => platformNames.has(alias))]) rules.push(...faces.map((rule) => ({ ...rule, family: name })));
+    for (const name of [family.family, ...family.names.filter((alias) => platformNames.has(alias))])
+      rules.push(...faces.map((rule) => ({ ...rule, family: name })));
   }
   return rules;
 }

@@ -45,7 +45,10 @@ async function familiesOfFiles(projectRoot: string): Promise<string[]> {
   const families: string[] = [];
   for await (const text of styleTexts(projectRoot)) {
     for (const [, block] of text.matchAll(/@font-face\s*{([^}]*)}/gi)) {
-      const family = /font-family\s*:\s*([^;]+)/i.exec(block!)?.[1]?.trim().replace(/^(["'])(.*)\1$/, "$2");
+      const family = /font-family\s*:\s*([^;]+)/i
+        .exec(block!)?.[1]
+        ?.trim()
+        .replace(/^(["'])(.*)\1$/, "$2");
       if (family) families.push(family);
     }
     for (const [url] of text.matchAll(/https?:\/\/fonts\.googleapis\.com\/css2?\?[^"')\s]+/g)) {
@@ -59,7 +62,11 @@ async function familiesOfFiles(projectRoot: string): Promise<string[]> {
 async function systemFamilies(): Promise<string[]> {
   try {
     const { stdout } = await promisify(execFile)("fc-list", [":", "family"], { maxBuffer: 16 * 1024 * 1024 });
-    return stdout.split("\n").flatMap((line) => line.split(",")).map((family) => family.trim()).filter(Boolean);
+    return stdout
+      .split("\n")
+      .flatMap((line) => line.split(","))
+      .map((family) => family.trim())
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -91,7 +98,11 @@ export interface FontCatalog {
 
 /** The font catalog of the project at `projectRoot`, shown as `shownRoot`: its font packages, @font-face rules and Google Fonts stylesheets, the default set, this machine's fonts. */
 export async function fontFamilyCatalog(projectRoot: string, shownRoot = projectRoot): Promise<FontCatalog> {
-  const [packages, files, system] = await Promise.all([projectFontPackages({ root: projectRoot, parents: true }, { checkFontFiles: true }), familiesOfFiles(projectRoot), systemFamilies()]);
+  const [packages, files, system] = await Promise.all([
+    projectFontPackages({ root: projectRoot, parents: true }, { checkFontFiles: true }),
+    familiesOfFiles(projectRoot),
+    systemFamilies(),
+  ]);
   const lower = (families: string[]) => new Set(families.map((family) => family.toLowerCase()));
   const [inPackages, inFiles, inSystem] = [lower(packages.rules.map((rule) => rule.family)), lower(files), lower(system)];
   const resolve = (family: string): FontResolution => {

@@ -7,7 +7,11 @@ import type { FontFaceRule } from "../local/fontsource.js";
  * of its own is left to those, once they are parsed.
  */
 export function projectFontsScript(rules: FontFaceRule[]): string {
-  const faces = rules.map((rule) => [rule.family, rule.src, { style: rule.style, weight: rule.weight, display: "swap", ...(rule.unicodeRange ? { unicodeRange: rule.unicodeRange } : {}) }]);
+  const faces = rules.map((rule) => [
+    rule.family,
+    rule.src,
+    { style: rule.style, weight: rule.weight, display: "swap", ...(rule.unicodeRange ? { unicodeRange: rule.unicodeRange } : {}) },
+  ]);
   return `(() => {
   const added = ${JSON.stringify(faces)}.map(([family, src, descriptors]) => {
     const face = new FontFace(family, src, descriptors);

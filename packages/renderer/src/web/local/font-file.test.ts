@@ -31,7 +31,12 @@ describe("fontFileProblem", () => {
     ["a WOFF2 cut short", WOFF2.subarray(0, 1000), "a.woff2", `is a damaged WOFF2 font: it is 1000 bytes, its header says ${WOFF2.length}`],
     ["an empty WOFF2", Buffer.alloc(0), "a.woff2", "is not a WOFF2 font (it is empty)"],
     ["a WOFF named WOFF2", WOFF, "a.woff2", "is not a WOFF2 font (its first bytes are not a font's)"],
-    ["a WOFF with bytes added", Buffer.concat([WOFF, Buffer.alloc(10)]), "a.woff", `is a damaged WOFF font: it is ${WOFF.length + 10} bytes, its header says ${WOFF.length}`],
+    [
+      "a WOFF with bytes added",
+      Buffer.concat([WOFF, Buffer.alloc(10)]),
+      "a.woff",
+      `is a damaged WOFF font: it is ${WOFF.length + 10} bytes, its header says ${WOFF.length}`,
+    ],
     ["a TrueType font whose table runs past its end", ttf(8, 64), "a.ttf", "is a damaged TTF font: its tables run past its end"],
   ])("names %s", (_, bytes, path, problem) => {
     expect(fontFileProblem(bytes, path)).toBe(problem);

@@ -35,7 +35,8 @@ export function fontFileProblem(bytes: Buffer, path: string): string | undefined
   const signatures = SIGNATURES[extension];
   if (!signatures) return undefined;
   const kind = extension.slice(1).toUpperCase();
-  if (!signatures.includes(bytes.toString("latin1", 0, 4))) return `is not a ${kind} font (${bytes.length === 0 ? "it is empty" : "its first bytes are not a font's"})`;
+  if (!signatures.includes(bytes.toString("latin1", 0, 4)))
+    return `is not a ${kind} font (${bytes.length === 0 ? "it is empty" : "its first bytes are not a font's"})`;
   if (extension === ".woff2" || extension === ".woff") {
     const length = bytes.length >= WOFF_LENGTH_OFFSET + 4 ? bytes.readUInt32BE(WOFF_LENGTH_OFFSET) : undefined;
     return length === bytes.length ? undefined : `is a damaged ${kind} font: it is ${bytes.length} bytes, its header says ${length ?? "nothing"}`;

@@ -79,7 +79,13 @@ function ruleOf(pkg: InstalledPackage, base: string, family: string, block: stri
     return `url(${JSON.stringify(packageFileUrl(pkg, paths.at(-1)!))})`;
   });
   if (paths[0] !== undefined) files.add(paths[0]);
-  return { family, style: descriptor(block, "font-style") ?? "normal", weight: descriptor(block, "font-weight") ?? "400", unicodeRange: descriptor(block, "unicode-range"), src };
+  return {
+    family,
+    style: descriptor(block, "font-style") ?? "normal",
+    weight: descriptor(block, "font-weight") ?? "400",
+    unicodeRange: descriptor(block, "unicode-range"),
+    src,
+  };
 }
 
 /** The @font-face rules of one of the package's stylesheets, renamed to `family`; undefined when the package has no such file. */
@@ -192,7 +198,8 @@ async function installedFontPackages(lookup: PackageLookup): Promise<InstalledFo
       const entries = await readdir(join(dir, "node_modules", scope)).catch(() => [] as string[]);
       for (const entry of entries) {
         const name = `${scope}/${entry}`;
-        if (!entry.startsWith(".") && !found.some((each) => each.name === name)) found.push({ name, shown: relative(lookup.root, join(dir, "node_modules", name)) });
+        if (!entry.startsWith(".") && !found.some((each) => each.name === name))
+          found.push({ name, shown: relative(lookup.root, join(dir, "node_modules", name)) });
       }
     }
   }
@@ -201,7 +208,9 @@ async function installedFontPackages(lookup: PackageLookup): Promise<InstalledFo
 
 /** Every face a font package has: each style at each weight (a variable package: each style, once). */
 function everyFace({ metadata, variable }: FontPackage): RequestedFace[] {
-  return metadata.styles.flatMap((style) => (variable ? [{ style, weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style, weight }))));
+  return metadata.styles.flatMap((style) =>
+    variable ? [{ style, weight: metadata.weights[0] ?? 400 }] : metadata.weights.map((weight) => ({ style, weight })),
+  );
 }
 
 /** Every face of a font package (one of the two scopes), under its family's name; undefined when it cannot be used. */

@@ -49,7 +49,10 @@ function css1Faces(spec: string): RequestedFace[] | undefined {
     const match = /^(\d+|bold|regular|normal)?(italic|i)?$/i.exec(variant.trim());
     if (!match || variant.trim() === "") return undefined;
     const name = match[1]?.toLowerCase();
-    faces.push({ style: match[2] ? "italic" : "normal", weight: name === "bold" ? 700 : name === undefined || name === "regular" || name === "normal" ? 400 : Number(name) });
+    faces.push({
+      style: match[2] ? "italic" : "normal",
+      weight: name === "bold" ? 700 : name === undefined || name === "regular" || name === "normal" ? 400 : Number(name),
+    });
   }
   return faces;
 }

@@ -115,7 +115,11 @@ export function createLocalWeb(lookup: PackageLookup, options: LocalWebOptions =
     return families ? resolveGoogleFonts(families) : {};
   };
   const answer = (url: string): Promise<Answer> => {
-    if (!answers.has(url)) answers.set(url, answerOf(url).catch(() => ({})));
+    if (!answers.has(url))
+      answers.set(
+        url,
+        answerOf(url).catch(() => ({})),
+      );
     return answers.get(url)!;
   };
 
@@ -126,7 +130,8 @@ export function createLocalWeb(lookup: PackageLookup, options: LocalWebOptions =
       if (refused !== undefined) return `the project cannot serve it: ${refused}`;
       const file = parseCdnUrl(url);
       if (file) return `to serve it from the project, run npm install ${file.name}@${file.version} in the project`;
-      if (missingFamilies) return `to serve it from the project, run ${missingFamilies.map((family) => `compose fonts add ${familySlug(family)}`).join(" and ")} in the project`;
+      if (missingFamilies)
+        return `to serve it from the project, run ${missingFamilies.map((family) => `compose fonts add ${familySlug(family)}`).join(" and ")} in the project`;
       return undefined;
     },
   };

@@ -40,7 +40,8 @@ const WRITTEN_URL = new RegExp(`(?:https?:|(?<=["'(=\\s]))//(${HOSTS})(?=[/?#"'\
 /** A `font` or `font-family` declaration's value, quoted names included, up to where it ends. */
 const FONT_DECLARATION = /(\bfont(?:-family)?\s*:\s*)((?:[^;{}"'<>]|"[^"]*"|'[^']*')*)/gi;
 /** A generic keyword outside quotes. */
-const GENERIC = /("[^"]*"|'[^']*')|(?<![\w-])(sans-serif|serif|monospace|cursive|fantasy|system-ui|ui-sans-serif|ui-serif|ui-monospace|ui-rounded|math)(?![\w-])/gi;
+const GENERIC =
+  /("[^"]*"|'[^']*')|(?<![\w-])(sans-serif|serif|monospace|cursive|fantasy|system-ui|ui-sans-serif|ui-serif|ui-monospace|ui-rounded|math)(?![\w-])/gi;
 
 /** A script element, which the CSS rewriting leaves alone (captured: split keeps it). */
 const SCRIPT_ELEMENT = /(<script\b[\s\S]*?<\/script\s*>)/i;
@@ -59,7 +60,9 @@ export function createRoutedWeb(projectRoot: string, prefix: string): RoutedWeb 
     drawGenericsAsRendered: (text) =>
       text
         .split(SCRIPT_ELEMENT)
-        .map((part, index) => (index % 2 === 1 ? part : part.replace(FONT_DECLARATION, (_, property: string, value: string) => property + value.replace(GENERIC, withDefaultFamily))))
+        .map((part, index) =>
+          index % 2 === 1 ? part : part.replace(FONT_DECLARATION, (_, property: string, value: string) => property + value.replace(GENERIC, withDefaultFamily)),
+        )
         .join(""),
     urlOf(path) {
       const match = /^([^/?#]+)(.*)$/.exec(path);
