@@ -128,24 +128,33 @@ describe.each(BROWSERS)("<compose-player>'s sound in %s", (browser) => {
   });
 
   it("plays at the levels render mixes, the mono tone in both channels, its fade included", async () => {
-    const { live, samples } = await web.run<{ live: boolean; samples: Sample[] }>(LISTEN, "#player");
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     // A sample counts when the sound has played at one volume for the whole of the analyser's
     // window and more (2048 samples are under 47 ms), inside the source: it and every sample back
     // to one taken 70 ms or more before it played at its volume.
-    const steady = samples.filter((sample, index) => {
-      if (sample.time <= 0.08 || sample.time >= 0.75) return false;
-      for (const other of samples.slice(0, index + 1).reverse()) {
-        if (!other.playing || other.volume !== sample.volume) return false;
-        if (other.at <= sample.at - 70) return true;
-      }
-      return false;
-    });
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const steadyOf = (samples: Sample[]) =>
+      samples.filter((sample, index) => {
+        if (sample.time <= 0.08 || sample.time >= 0.75) return false;
+        for (const other of samples.slice(0, index + 1).reverse()) {
+          if (!other.playing || other.volume !== sample.volume) return false;
+          if (other.at <= sample.at - 70) return true;
+        }
+        return false;
+      });
+    const plays: Array<{ live: boolean; samples: Sample[] }> = [];
+    const steadyAt = (volume: number) => plays.flatMap(({ samples }) => steadyOf(samples)).filter((sample) => Math.abs(sample.volume - volume) < 1e-6);
+    // A busy machine samples a play sparsely: the page plays it again, as a listener keeps listening,
+    // until each volume has steady samples (eight plays at most).
+    while (plays.length < 8 && (plays.length === 0 || [0.8, 0.2].some((volume) => steadyAt(volume).length <= 2))) {
+      plays.push(await web.run<{ live: boolean; samples: Sample[] }>(LISTEN, "#player"));
+    }
+    const live = plays[0]!.live;
+    const samples = plays.flatMap((play) => play.samples);
     // In step: the tone, from 0.2 s, is where the frame shown is, within a few frames of a loaded machine.
     const drift = median(samples.filter((sample) => sample.playing && sample.frame >= 9).map((sample) => Math.abs(sample.time - (sample.frame / 30 - 0.2))));
     expect(drift, "the sound's time against the frame's").toBeLessThan(0.1);
     const played = (volume: number) => {
-      const at = steady.filter((sample) => Math.abs(sample.volume - volume) < 1e-6);
+      const at = steadyAt(volume);
       expect(at.length, `steady samples at volume ${volume} (of ${samples.length})`).toBeGreaterThan(2);
       return [0, 1].map((channel) => Number(median(at.map((sample) => sample.levels[channel]!)).toFixed(2)));
     };
