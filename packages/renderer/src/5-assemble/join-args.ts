@@ -1,9 +1,14 @@
 import type { OutputFormat } from "@compose/core";
 import { containerArgs } from "../4-encode/encoder-args.js";
 
+/** Parts in order as one input: ffmpeg's concat demuxer reading their list (concat-list.ts). */
+export function concatListInput(listFile: string): string[] {
+  return ["-f", "concat", "-safe", "0", "-i", listFile];
+}
+
 /** Joins chunks encoded with identical settings, without re-encoding. */
 export function concatArgs(listFile: string, format: OutputFormat, output: string): string[] {
-  return ["-hide_banner", "-loglevel", "error", "-y", "-f", "concat", "-safe", "0", "-i", listFile, "-c", "copy", ...containerArgs(format), output];
+  return ["-hide_banner", "-loglevel", "error", "-y", ...concatListInput(listFile), "-c", "copy", ...containerArgs(format), output];
 }
 
 /** Puts the mixed audio beside the encoded video in the final container, without re-encoding either. */

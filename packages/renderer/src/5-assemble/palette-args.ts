@@ -1,10 +1,6 @@
 import type { PaletteEncoding } from "@compose/core";
 import type { PaletteOutput } from "../2-plan/render-plan.js";
-
-/** The parts, in frame order, as one stream: ffmpeg's concat demuxer reading their list. */
-function partsInput(listFile: string): string[] {
-  return ["-f", "concat", "-safe", "0", "-i", listFile];
-}
+import { concatListInput } from "./join-args.js";
 
 /** An on/off filter option, as ffmpeg takes it. */
 function flag(on: boolean): string {
@@ -18,7 +14,7 @@ export function paletteArgs(listFile: string, encoding: PaletteEncoding, palette
     "-loglevel",
     "error",
     "-y",
-    ...partsInput(listFile),
+    ...concatListInput(listFile),
     "-vf",
     `palettegen=stats_mode=${encoding.statsMode}:reserve_transparent=${flag(encoding.reserveTransparent)}`,
     palette,
@@ -54,7 +50,7 @@ export function paletteUseArgs(listFile: string, palette: string, encoding: Pale
     "-loglevel",
     "error",
     "-y",
-    ...partsInput(listFile),
+    ...concatListInput(listFile),
     "-i",
     palette,
     "-lavfi",
