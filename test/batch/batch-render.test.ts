@@ -57,19 +57,34 @@ const ROWS = [
   { title: "Fourth", length: 0.3, side: "right" },
 ];
 
+/** A title and nothing else: for what a batch does with its rows whatever they draw (names, resume, one browser), at a fraction of a media row's cost. */
+const TITLE = compositionHtml({
+  id: "title",
+  variables: [VARIABLES[0]!],
+  duration: 0.2,
+  css: `#title { position: absolute; top: 100px; left: 20px; font: 24px sans-serif; color: white; }`,
+  backdrop: "#202020",
+  body: `<p id="title"></p>`,
+  after: `<script>document.getElementById("title").textContent = __compose.getVariables().title ?? "First";</script>`,
+});
+
 let project: TempProject;
+let plain: TempProject;
 let cache: Awaited<ReturnType<typeof createCacheDir>>;
-const run = (args: string[], timeoutMs?: number) =>
-  render([project.dir, "--quality", "draft", ...args], { cwd: project.dir, env: cache.env, ...(timeoutMs ? { timeoutMs } : {}) });
+const runIn = (where: TempProject, args: string[], timeoutMs?: number) =>
+  render([where.dir, "--quality", "draft", ...args], { cwd: where.dir, env: cache.env, ...(timeoutMs ? { timeoutMs } : {}) });
+const run = (args: string[], timeoutMs?: number) => runIn(project, args, timeoutMs);
 
 beforeAll(async () => {
   project = await createProject({ "index.html": CARD });
+  plain = await createProject({ "index.html": TITLE });
   await generateMedia(project.dir, ["colours", "other", "tone"]);
   cache = await createCacheDir();
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await project?.remove();
+  await plain?.remove();
   await cache?.remove();
 });
 
@@ -126,11 +141,11 @@ describe("compose render --batch", () => {
   });
 
   it("names the default outputs renders/<name>/<index>.<ext>, zero-padded to the row count", async () => {
-    await writeFile(project.path("many.json"), JSON.stringify(Array.from({ length: 10 }, (_, index) => ({ title: `T${index}`, length: 0.2 }))));
-    const result = await run(["--batch", "many.json", "--batch-concurrency", "2"], 120_000);
+    await writeFile(plain.path("many.json"), JSON.stringify(Array.from({ length: 10 }, (_, index) => ({ title: `T${index}` }))));
+    const result = await runIn(plain, ["--batch", "many.json", "--batch-concurrency", "2"], 120_000);
     expect(result.code, result.stderr).toBe(0);
-    const name = project.dir.split("/").at(-1)!;
-    expect((await readdir(project.path("renders", name))).filter((file) => !file.startsWith(".")).sort()).toEqual(
+    const name = plain.dir.split("/").at(-1)!;
+    expect((await readdir(plain.path("renders", name))).filter((file) => !file.startsWith(".")).sort()).toEqual(
       ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10"].map((index) => `${index}.mp4`),
     );
   }, 120_000);
@@ -148,30 +163,30 @@ describe("compose render --batch", () => {
 
   it("with --resume, renders only the rows whose inputs changed", async () => {
     const rows = [{ title: "R1" }, { title: "R2" }, { title: "R3" }];
-    await writeFile(project.path("resume.json"), JSON.stringify(rows));
+    await writeFile(plain.path("resume.json"), JSON.stringify(rows));
     const args = ["--batch", "resume.json", "--resume", "-o", "resume/{index}.mp4"];
-    expect((await run(args)).code).toBe(0);
-    const again = await run(args);
+    expect((await runIn(plain, args)).code).toBe(0);
+    const again = await runIn(plain, args);
     expect(again.code).toBe(0);
     expect(lines(again.stdout).filter((line) => line.endsWith("already made from the same inputs, skipped"))).toHaveLength(3);
-    await writeFile(project.path("resume.json"), JSON.stringify([rows[0], { title: "R2, changed" }, rows[2]]));
-    const changedRow = await run(args);
+    await writeFile(plain.path("resume.json"), JSON.stringify([rows[0], { title: "R2, changed" }, rows[2]]));
+    const changedRow = await runIn(plain, args);
     expect(
       lines(changedRow.stdout)
         .filter((line) => line.endsWith("skipped"))
         .map((line) => line.split(":")[0]),
     ).toEqual(["row 1", "row 3"]);
     // A project file changed: every row is made again.
-    await writeFile(project.path("extra.css"), "p { color: red; }");
-    const changedProject = await run(args);
+    await writeFile(plain.path("extra.css"), "p { color: red; }");
+    const changedProject = await runIn(plain, args);
     expect(lines(changedProject.stdout).filter((line) => line.endsWith("skipped"))).toEqual([]);
     expect(lines(changedProject.stdout).filter((line) => /^row \d: resume\/\d\.mp4 \(/.test(line))).toHaveLength(3);
   }, 120_000);
 
   it("renders its rows in one process and one browser, not one of each a row", async () => {
-    await writeFile(project.path("shared.json"), JSON.stringify(Array.from({ length: 4 }, (_, index) => ({ title: `B${index}` }))));
-    const batch = startCli(["render", project.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], {
-      cwd: project.dir,
+    await writeFile(plain.path("shared.json"), JSON.stringify(Array.from({ length: 4 }, (_, index) => ({ title: `B${index}` }))));
+    const batch = startCli(["render", plain.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], {
+      cwd: plain.dir,
       env: cache.env,
     });
     // The browsers' main processes (no --type=) seen while the batch runs: one launch a row would show four.

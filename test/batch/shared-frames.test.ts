@@ -21,7 +21,7 @@ const VARIABLES = [
 /** The default row, one in another colour only, one whose text differs in one letter. */
 const ROWS = [{}, { accent: "#3b82f6" }, { name: "Ada Lovelacf" }];
 
-const FPS = 30;
+const FPS = 24;
 /** 2 s: the first second and the last half second are the same in every row. */
 const FRAMES = 2 * FPS;
 const VARYING_FRAMES = FRAMES - FPS - FPS / 2;
