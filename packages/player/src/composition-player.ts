@@ -5,6 +5,7 @@
 import type { ComposeApi, CompositionInfo, MediaDescription } from "@compose/runtime";
 import { withDeadline } from "@compose/renderer/deadline";
 import { errorText, NotReadyError, type PlayerErrorCode, type PlayerProblem } from "./problems.js";
+import { FramePace } from "./frame-pace.js";
 import { Sounds } from "./sounds.js";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -481,16 +482,19 @@ export class CompositionPlayer extends EventTarget {
     this.#emit("sounds");
   }
 
-  /** Seeks frame after frame at the fps; when seeking is slower than that, plays slower. */
+  /** Seeks frame after frame at the fps; when seeking is slower than that, plays slower, sounds included. */
   async #play(play: number): Promise<void> {
     const current = () => this.#playing && play === this.#plays;
     if (this.#target >= this.#totalFrames - 1) this.seek(0);
     await this.whenIdle();
     this.#clock = { at: performance.now(), frame: this.#target };
+    const pace = new FramePace();
+    this.#sounds.pace = 1;
     let ended = false;
     while (current()) {
       await this.whenIdle();
       if (!current()) break;
+      this.#sounds.pace = pace.frameShown(performance.now(), 1000 / (this.#fps * this.#rate));
       let next = this.#target + 1;
       if (next >= this.#totalFrames) {
         if (!this.loop) {

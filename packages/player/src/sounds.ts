@@ -5,6 +5,9 @@ import type { MediaDescription } from "@compose/runtime";
 /** While playing, a sound further than this from the frame's time is moved back in step. */
 const AUDIO_DRIFT_S = 0.1;
 
+/** A sound's rate follows the frames' pace when the pace has moved this much (a fraction) since. */
+const PACE_STEP = 0.05;
+
 /**
  * The level a sound plays at: the level render mixes it at, its data-volume times the element's
  * own volume now (a script's fade, which render mixes as an envelope; 0 once a script muted it),
@@ -30,6 +33,8 @@ export class Sounds {
   muted = false;
   /** The player's playback rate, times every sound's own. */
   rate = 1;
+  /** How fast the frames are shown against their time (FramePace): 1 while they keep up, and the sounds follow it. */
+  pace = 1;
 
   constructor(container: HTMLElement) {
     this.#container = container;
@@ -84,7 +89,9 @@ export class Sounds {
         this.#elements.set(media.key, audio);
       }
       audio.volume = soundVolume(media, gains, this.volume);
-      audio.playbackRate = media.playbackRate * this.rate;
+      const playbackRate = media.playbackRate * this.rate * this.pace;
+      // A pace that moves a little from frame to frame is not worth a change of the browser's resampling, which can click.
+      if (this.pace === 1 || Math.abs(audio.playbackRate - playbackRate) > playbackRate * PACE_STEP) audio.playbackRate = playbackRate;
       const expected = media.mediaStart + local * media.playbackRate;
       if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
       if (audio.paused) audio.play().catch(() => undefined);
