@@ -40,7 +40,9 @@ const LISTEN = `async (selector) => {
   const until = (test) => new Promise((resolve) => { const timer = setInterval(() => test() && (clearInterval(timer), resolve()), 5); });
   const WINDOW = 2048;
   const decibels = (data, gain) => 10 * Math.log10((data.reduce((sum, x) => sum + x * x, 0) / data.length) * gain * gain);
-  const context = new AudioContext();
+  // One context and one graph for the page's every play: an element joins a graph once.
+  const listening = (window.__listening ??= { context: new AudioContext(), analysers: new WeakMap() });
+  const context = listening.context;
   const live = await Promise.race([context.resume().then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 1000))]);
   player.currentFrame = 0;
   await player.whenIdle();
@@ -49,15 +51,17 @@ const LISTEN = `async (selector) => {
   let audio = null;
   await until(() => (audio = player.shadowRoot.querySelector("audio")) !== null);
   let analysers = [];
-  if (live) {
+  if (live && !listening.analysers.has(audio)) {
     const speakers = new GainNode(context, { channelCount: 2, channelCountMode: "explicit", channelInterpretation: "speakers" });
     const split = context.createChannelSplitter(2);
-    analysers = [0, 1].map(() => new AnalyserNode(context, { fftSize: WINDOW }));
+    const channels = [0, 1].map(() => new AnalyserNode(context, { fftSize: WINDOW }));
     context.createMediaElementSource(audio).connect(speakers);
     speakers.connect(split);
     speakers.connect(context.destination);
-    analysers.forEach((analyser, channel) => split.connect(analyser, channel));
+    channels.forEach((analyser, channel) => split.connect(analyser, channel));
+    listening.analysers.set(audio, channels);
   }
+  if (live) analysers = listening.analysers.get(audio);
   const taken = [];
   let done = false;
   stopped.then(() => (done = true));
@@ -69,7 +73,6 @@ const LISTEN = `async (selector) => {
     }) });
     return done;
   });
-  await context.close();
   if (!live) {
     const encoded = await (await fetch(audio.src)).arrayBuffer();
     const offline = new OfflineAudioContext(2, 48000 * 2, 48000);
