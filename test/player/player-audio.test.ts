@@ -3,7 +3,8 @@
  * <compose-player> plays a composition's sound in step with its frames at the levels render mixes
  * it at, in chromium and firefox-esr: a mono tone at its data-volume, then faded by a script's
  * volume change (which render mixes as an envelope), heard through Web Audio as the speakers take
- * it and compared per channel with the rendered file's levels, within 1 dB.
+ * it and compared per channel with the rendered file's levels, within 1 dB. Where the browser plays
+ * it, the frames keep to its time, also on a busy machine that starts it late.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
@@ -153,9 +154,16 @@ describe.each(BROWSERS)("<compose-player>'s sound in %s", (browser) => {
     }
     const live = plays[0]!.live;
     const samples = plays.flatMap((play) => play.samples);
-    // In step: the tone, from 0.2 s, is where the frame shown is, within a few frames of a loaded machine.
-    const drift = median(samples.filter((sample) => sample.playing && sample.frame >= 9).map((sample) => Math.abs(sample.time - (sample.frame / 30 - 0.2))));
-    expect(drift, "the sound's time against the frame's").toBeLessThan(0.1);
+    // In step: the tone, from 0.2 s, is at the frame asked for. Where the browser plays it, the frames
+    // keep to its time: a frame is asked for when the sound gets there (the sound is at it or up to a
+    // frame and a half past it), also when it starts late or a busy machine slows it. Where it does
+    // not play (its time stands still), the player moves it back when it drifts 0.1 s.
+    const gaps = samples.filter((sample) => sample.playing && sample.frame >= 9).map((sample) => sample.time - (sample.frame / 30 - 0.2));
+    if (live) {
+      const gap = median(gaps);
+      expect(gap, "the sound's time against the frame's").toBeGreaterThan(-0.01);
+      expect(gap, "the sound's time against the frame's").toBeLessThan(0.05);
+    } else expect(median(gaps.map(Math.abs)), "the sound's time against the frame's").toBeLessThan(0.1);
     const played = (volume: number) => {
       const at = steadyAt(volume);
       expect(at.length, `steady samples at volume ${volume} (of ${samples.length})`).toBeGreaterThan(2);

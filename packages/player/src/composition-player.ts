@@ -11,6 +11,10 @@ import { Sounds } from "./sounds.js";
 const READY_TIMEOUT_MS = 30_000;
 /** Probing media and extracting video frames, as render does before its first frame. */
 const MEDIA_TIMEOUT_MS = 180_000;
+/** The longest frames wait for a sound behind them: past it, they go on and the sound is moved to them. */
+const SOUND_HOLD_MS = 500;
+/** How often a frame held for a sound looks where the sound is. */
+const SOUND_POLL_MS = 4;
 /** Frames per second when none is chosen: render's default. */
 export const DEFAULT_FPS = 30;
 
@@ -482,7 +486,11 @@ export class CompositionPlayer extends EventTarget {
     this.#emit("sounds");
   }
 
-  /** Seeks frame after frame at the fps; when seeking is slower than that, plays slower, sounds included. */
+  /**
+   * Seeks frame after frame at the fps; when seeking is slower than that, plays slower, sounds
+   * included. A sound heard behind the next frame's time (starting, or slowed by a busy machine)
+   * holds the frames until it gets there, so that the frame shown is the one heard.
+   */
   async #play(play: number): Promise<void> {
     const current = () => this.#playing && play === this.#plays;
     if (this.#target >= this.#totalFrames - 1) this.seek(0);
@@ -490,11 +498,16 @@ export class CompositionPlayer extends EventTarget {
     this.#clock = { at: performance.now(), frame: this.#target };
     const pace = new FramePace();
     this.#sounds.pace = 1;
+    // The time frames spent held for the sound: the pace measures the page's seeks, not the sound's waits.
+    let held = 0;
     let ended = false;
+    // The frame this loop asked for last: a seek from elsewhere in between moves the sound instead.
+    let asked = this.#target;
     while (current()) {
       await this.whenIdle();
       if (!current()) break;
-      this.#sounds.pace = pace.frameShown(performance.now(), 1000 / (this.#fps * this.#rate));
+      const followsOn = this.#target === asked;
+      this.#sounds.pace = pace.frameShown(performance.now() - held, 1000 / (this.#fps * this.#rate));
       let next = this.#target + 1;
       if (next >= this.#totalFrames) {
         if (!this.loop) {
@@ -506,17 +519,37 @@ export class CompositionPlayer extends EventTarget {
       }
       const due = this.#clock.at + ((next - this.#clock.frame) * 1000) / (this.#fps * this.#rate);
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 0) await sleep(wait);
       else if (wait < -250) {
         // Far behind (slow seeks): carry on from here rather than rushing to catch up.
         this.#clock = { at: performance.now(), frame: next };
       }
+      const holding = performance.now();
+      if (followsOn && (await this.#waitForSound(this.frameTime(next), current))) {
+        held += performance.now() - holding;
+        this.#clock = { at: performance.now(), frame: next };
+      }
       if (!current()) break;
       this.seek(next);
+      asked = this.#target;
       this.#syncSound();
     }
     if (play !== this.#plays) return;
     this.pause();
     if (ended) this.#emit("ended");
   }
+
+  /** Waits, at most SOUND_HOLD_MS, while the sound heard is behind `time`; whether it waited. */
+  async #waitForSound(time: number, current: () => boolean): Promise<boolean> {
+    const started = performance.now();
+    for (let waited = false; ; waited = true) {
+      const now = performance.now();
+      if (this.#sounds.lag(time, now) === 0 || now - started >= SOUND_HOLD_MS || !current()) return waited;
+      await sleep(SOUND_POLL_MS);
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,8 +5,25 @@ import type { MediaDescription } from "@compose/runtime";
 /** While playing, a sound further than this from the frame's time is moved back in step. */
 const AUDIO_DRIFT_S = 0.1;
 
+/**
+ * A sound that plays is the clock: frames wait for it when it is behind them by this much at most
+ * (seconds), and it is moved to them only past it. A busy machine starts a sound late and may set
+ * it back; past this, waiting would freeze the picture.
+ */
+const LAG_S = 0.25;
+
 /** A sound's rate follows the frames' pace when the pace has moved this much (a fraction) since. */
 const PACE_STEP = 0.05;
+
+/**
+ * How far a sound's time is carried on by the wall clock since the browser last moved it: browsers
+ * move an element's time in steps (of about 100 ms in firefox-esr), and a sound that stopped moving
+ * (a busy machine, a stall) is not heard further than this past where it stopped.
+ */
+const CARRY_S = 0.12;
+
+/** A sound set to a time has started playing once its time moved on this far (seconds) by itself. */
+const STARTED_S = 0.01;
 
 /**
  * The level a sound plays at: the level render mixes it at, its data-volume times the element's
@@ -27,6 +44,8 @@ export class Sounds {
   readonly #muted = new Set<string>();
   /** Keys of the sounds playing now. */
   #heard = new Set<string>();
+  /** Each element's time when it was last seen to move by itself, and when (performance.now()); no `at` while it has not moved since it was set. */
+  readonly #moved = new WeakMap<HTMLAudioElement, { time: number; at?: number }>();
   /** The player's volume (0-1), times every sound's own level. */
   volume = 1;
   /** Silences every sound without forgetting the volume. */
@@ -93,10 +112,46 @@ export class Sounds {
       // A pace that moves a little from frame to frame is not worth a change of the browser's resampling, which can click.
       if (this.pace === 1 || Math.abs(audio.playbackRate - playbackRate) > playbackRate * PACE_STEP) audio.playbackRate = playbackRate;
       const expected = media.mediaStart + local * media.playbackRate;
-      if (audio.paused || Math.abs(audio.currentTime - expected) > AUDIO_DRIFT_S) audio.currentTime = expected;
+      const drift = (audio.currentTime - expected) / media.playbackRate;
+      const behindLimit = this.#moved.get(audio)?.at === undefined ? AUDIO_DRIFT_S : LAG_S;
+      if (audio.paused || drift > AUDIO_DRIFT_S || -drift > behindLimit) {
+        audio.currentTime = expected;
+        this.#moved.set(audio, { time: audio.currentTime });
+      }
       if (audio.paused) audio.play().catch(() => undefined);
     }
     for (const [key, audio] of this.#elements) if (!heard.has(key) && !audio.paused) audio.pause();
     this.#heard = heard;
+  }
+
+  /**
+   * How far the sound heard at `now` (performance.now()) is behind composition time `time`, for the
+   * frames to wait: 0 when it is not behind, or more than LAG_S behind (it is moved instead).
+   */
+  lag(time: number, now: number): number {
+    const heard = this.#heardTime(now);
+    const lag = heard === undefined ? 0 : time - heard;
+    return lag > 0 && lag <= LAG_S ? lag : 0;
+  }
+
+  /**
+   * The composition time the sounds are heard at: the first playing sound's time, carried on by the
+   * wall clock since the browser last moved it. Undefined while no sound plays, or none has moved
+   * by itself since it was set: a sound still starting, or one a browser does not play (firefox-esr
+   * without an audio device), is no clock to keep to.
+   */
+  #heardTime(now: number): number | undefined {
+    for (const media of this.#media) {
+      const audio = this.#elements.get(media.key);
+      const moved = audio && this.#moved.get(audio);
+      if (!audio || !moved || !this.#heard.has(media.key) || audio.paused || audio.ended) continue;
+      const time = audio.currentTime;
+      if (moved.at === undefined ? time - moved.time >= STARTED_S : time !== moved.time) this.#moved.set(audio, { time, at: now });
+      const seen = this.#moved.get(audio)!;
+      if (seen.at === undefined) continue;
+      const carried = Math.min(CARRY_S, ((now - seen.at) / 1000) * audio.playbackRate);
+      return media.start! + (seen.time + carried - media.mediaStart) / media.playbackRate;
+    }
+    return undefined;
   }
 }
