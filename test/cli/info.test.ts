@@ -107,9 +107,14 @@ afterAll(async () => {
   await cache?.remove();
 });
 
+/** Runs of `compose info` by their arguments: the tests that ask the same question share one run. */
+const runs = new Map<string, Promise<CliResult>>();
+
 /** `compose info <args> --json` in the project, its output checked against the published schema. */
 async function info(args: string[]): Promise<{ run: CliResult; facts: any }> {
-  const run = await runCli(["info", ...args, "--json"], { cwd: project.dir, env: cache.env });
+  const key = JSON.stringify(args);
+  if (!runs.has(key)) runs.set(key, runCli(["info", ...args, "--json"], { cwd: project.dir, env: cache.env }));
+  const run = await runs.get(key)!;
   expect(run.code, run.stderr).toBe(0);
   const facts = JSON.parse(run.stdout);
   expect(validate(facts), JSON.stringify(validate.errors)).toBe(true);

@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCli, type CliRun } from "../support/cli.js";
-import { openPreview } from "../support/preview-page.js";
 import { createProject, REPO_ROOT, type TempProject } from "../support/project.js";
 import { BROWSERS, FRAME_BOUND, frameDifference, keepFrames, openWebPage, type BrowserName } from "../support/web-browsers.js";
 
@@ -49,6 +48,9 @@ const INDEX_HTML = `<!doctype html>
 
 let project: TempProject;
 let rendered: PNG;
+/** One preview of the project serves every test: its server's answers and the studio in each browser. */
+let preview: CliRun;
+let url: string;
 
 beforeAll(async () => {
   project = await createProject({ "index.html": INDEX_HTML }, { prefix: "compose-preview-web-" });
@@ -56,15 +58,19 @@ beforeAll(async () => {
   await mkdir(project.path("node_modules/@fontsource-variable"), { recursive: true });
   await cp(join(REPO_ROOT, "node_modules/gsap"), project.path("node_modules/gsap"), { recursive: true });
   await cp(join(REPO_ROOT, "node_modules/@fontsource-variable/montserrat"), project.path("node_modules/@fontsource-variable/montserrat"), { recursive: true });
+  preview = startCli(["preview", project.dir, "--port", "0"], { timeoutMs: 300_000 });
   const output = project.path("renders", "frame-1.5.png");
   const render = await runCli(["render", project.dir, "--time", "1.5", "--network", "none", "-o", output], { timeoutMs: 120_000 });
   expect(render.code, render.stderr).toBe(0);
   // Resolved from the packages, not refused and not drawn in another font.
   expect(render.stderr).toBe("");
   rendered = PNG.sync.read(await readFile(output));
+  url = await preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//);
 }, 180_000);
 
 afterAll(async () => {
+  preview?.child.kill("SIGTERM");
+  await preview?.result;
   await project?.remove();
 });
 
@@ -102,19 +108,6 @@ function expectRenderedFrame(browser: BrowserName, shot: PNG): Promise<void> {
 }
 
 describe("compose preview of a composition that names the web", () => {
-  let preview: CliRun;
-  let url: string;
-
-  beforeAll(async () => {
-    preview = startCli(["preview", project.dir, "--port", "0"], { timeoutMs: 300_000 });
-    url = await preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//);
-  });
-
-  afterAll(async () => {
-    preview?.child.kill("SIGTERM");
-    await preview?.result;
-  });
-
   it("serves the pages with those URLs leading to itself, and answers them from the project's packages", async () => {
     const html = await (await fetch(new URL("index.html", url))).text();
     expect(html).toContain('<script src="/__compose/web/cdn.jsdelivr.net/npm/gsap@3.15.0/dist/gsap.min.js">');
@@ -136,18 +129,7 @@ describe("compose preview of a composition that names the web", () => {
 
 describe.each(BROWSERS)("the studio in %s", (browser) => {
   it("shows at 1.5 s the frame compose render makes, its text in Montserrat and its bar moved by GSAP", async () => {
-    if (browser === "chromium") {
-      const preview = await openPreview(project.dir);
-      try {
-        await preview.scrubTo(45);
-        await expectRenderedFrame(browser, PNG.sync.read(await preview.page.locator("#composition").screenshot()));
-      } finally {
-        await preview.close();
-      }
-      return;
-    }
-    const preview = startCli(["preview", project.dir, "--port", "0"], { timeoutMs: 300_000 });
-    const web = await openWebPage(browser, await preview.waitForStdout(/http:\/\/127\.0\.0\.1:\d+\//));
+    const web = await openWebPage(browser, url);
     try {
       const settled = (frame: number) =>
         web.run(
@@ -169,8 +151,6 @@ describe.each(BROWSERS)("the studio in %s", (browser) => {
       await expectRenderedFrame(browser, await web.screenshot("#composition"));
     } finally {
       await web.close();
-      preview.child.kill("SIGTERM");
-      await preview.result;
     }
   }, 120_000);
 });
