@@ -1,6 +1,5 @@
 export { parseJson, MAX_JSON_DEPTH, type JsonValue, type JsonParseResult, type JsonSyntaxError } from "./json/parse-json.js";
 export { jsonSchema } from "./json/json-schema.js";
-export { createLineIndex, type LineColumn } from "./text/line-index.js";
 
 export { parseStartExpression, type StartExpression } from "./timing/start-expression.js";
 export {
@@ -27,7 +26,6 @@ export {
   type VariableValues,
 } from "./variables/types.js";
 export { parseVariableDeclarations, type DeclarationFinding, type DeclarationFindingCode } from "./variables/parse-declarations.js";
-export { MAX_VARIABLES_DEPTH, parseVariableValues, type ValuesFinding } from "./variables/parse-values.js";
 export { validateVariableValues, type VariableIssue } from "./variables/validate-values.js";
 export { resolveVariableValues } from "./variables/resolve-values.js";
 export { describeValue } from "./variables/value-types.js";
@@ -70,67 +68,8 @@ export { lintProject, type LoadFile, type ResolvePath } from "./lint/lint-projec
 export { networkRefusedMessage, type AssetLintOptions, type CheckAsset } from "./lint/asset-files.js";
 export type { AssetReference } from "./html/asset-references.js";
 
-export {
-  RENDER_OPTIONS,
-  OUTPUT_FORMATS,
-  FRAME_RATES,
-  QUALITY_NAMES,
-  MAX_WORKERS,
-  SCALE_RANGE,
-  GIF_LOOP_RANGE,
-  CONCURRENT_RENDERS,
-  NETWORK_MODES,
-  nestingDepth,
-  type FlagDeclaration,
-  type FlagScope,
-  type RenderOptionDeclaration,
-  type RenderOptionField,
-  type NetworkMode,
-  type OutputFormat,
-  type FrameRate,
-  type QualityName,
-} from "./options/option-declarations.js";
-export {
-  renderOptionsSchema,
-  validateRenderOptions,
-  defaultWorkerCount,
-  resolveWorkerCount,
-  frameCount,
-  outputExtension,
-  formatOfExtension,
-  formatOfOutputPath,
-  QUALITY_PRESETS,
-  type RenderOptions,
-  type RenderOptionsInput,
-  type OptionProblem,
-  type OptionsResult,
-  type OutputFormatChoice,
-} from "./options/render-options.js";
-export {
-  FORMAT_TABLE,
-  FOLDER_FORMAT,
-  HDR_VIDEO,
-  formatFacts,
-  formatsWhere,
-  isFolderOutput,
-  allowsHardwareEncoding,
-  contentTypeOfFile,
-  paletteEncoding,
-  isPaletteEncoding,
-  partExtension,
-  type FormatFacts,
-  type VideoEncoding,
-  type PaletteEncoding,
-  type AudioEncoding,
-  type ColourTags,
-} from "./formats/format-table.js";
-export { printable } from "./text/printable.js";
-export { familySlug, isGenericFontFamily } from "./text/font-family.js";
-export { fontFamilyUses, type FontFamilyUse } from "./text/font-family-uses.js";
-export { plural } from "./text/plural.js";
-export { listed } from "./text/listed.js";
-export { momentLabel } from "./text/moment-label.js";
-export { closestMatch } from "./text/closest.js";
+export * from "./options/index.js";
+export * from "./text/index.js";
 
 export {
   RENDER_ERROR_CODES,
@@ -169,7 +108,6 @@ export {
   folderInfoSchema,
   infoOutputSchema,
   snapshotOutputSchema,
-  MAX_SNAPSHOT_MOMENTS,
   type FontSource,
   type NetworkAnswer,
   type CompositionInfoReport,

@@ -4,7 +4,7 @@
  * docs/schemas/info.schema.json) is generated from it by the producer's zod conversion.
  */
 import { z } from "zod";
-import { NETWORK_MODES } from "../options/option-declarations.js";
+import { MAX_SNAPSHOT_MOMENTS, NETWORK_MODES } from "../options/option-declarations.js";
 import { DURATION_SOURCES } from "../timing/resolve-timing.js";
 
 /**
@@ -137,9 +137,6 @@ export type FolderInfoReport = z.infer<typeof folderInfoSchema>;
 /** One composition's facts, or for a folder without an index.html the compositions in it. */
 export const infoOutputSchema = z.discriminatedUnion("kind", [compositionInfoSchema, folderInfoSchema]);
 export type InfoOutput = z.infer<typeof infoOutputSchema>;
-
-/** The most moments one snapshot takes: a contact sheet of more is no longer read at a glance. */
-export const MAX_SNAPSHOT_MOMENTS = 100;
 
 /** What `compose snapshot --json` prints. */
 export const snapshotOutputSchema = z.strictObject({

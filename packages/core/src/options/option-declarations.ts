@@ -33,6 +33,9 @@ export const MAX_WORKERS = 8;
  */
 export const CONCURRENT_RENDERS = { min: 1, max: 10, default: 2 } as const;
 
+/** The most moments one snapshot takes (--at, --count): a contact sheet of more is no longer read at a glance. */
+export const MAX_SNAPSHOT_MOMENTS = 100;
+
 /** What a composition's pages may load: the project only, also public addresses, or anything. */
 export const NETWORK_MODES = ["none", "public", "all"] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];

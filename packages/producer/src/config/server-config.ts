@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core";
+import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core/options";
 
 /** Everything the server needs to start, validated. */
 export interface ServerConfig {

@@ -1,4 +1,5 @@
-import { printable, type RenderErrorCode } from "@compose/core";
+import type { RenderErrorCode } from "@compose/core";
+import { printable } from "@compose/core/text";
 
 export type { RenderErrorCode } from "@compose/core";
 

@@ -1,4 +1,4 @@
-import { frameCount } from "@compose/core";
+import { frameCount } from "@compose/core/options";
 import { RenderError } from "../../common/render-error.js";
 import type { PixelSize } from "../../common/scaled-size.js";
 
