@@ -2,7 +2,9 @@
  * A command loads what it uses, no more: the browser driver, the render pipeline, the producer's
  * server and the WebAssembly font decoder cost about half a second of CPU to load, which `--version`,
  * `--help`, a refused flag, `compose lint`, `compose info` of a composition whose source settles it and
- * `compose init` would otherwise pay on every start.
+ * `compose init` would otherwise pay on every start. Nor does a run declare the commands it does not
+ * name (`--version` declares none, `compose --help` all, which it lists), and a command's help or a
+ * refused flag loads the option table without the composition parser behind the rest of core.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +21,14 @@ const HEAVY = [
   /\/packages\/renderer\/dist\/index\.js$/,
   /\/packages\/producer\/dist\/index\.js$/,
 ];
+
+/** A command's own module, which declares it: `render` of .../commands/render.js. */
+const COMMAND_MODULE = /\/packages\/cli\/dist\/commands\/([a-z]+)\.js$/;
+
+/** What reading a composition needs and reading flags does not: the HTML parser, and core's index, which loads it. */
+const PARSER = [/\/node_modules\/parse5\//, /\/packages\/core\/dist\/index\.js$/];
+
+const EVERY_COMMAND = ["benchmark", "docker", "doctor", "fonts", "info", "init", "lint", "mcp", "preview", "render", "serve", "snapshot", "worker"];
 
 let project: TempProject;
 beforeAll(async () => {
@@ -51,5 +61,35 @@ describe("a command's start", () => {
     // The hook did see the command's own modules: an empty list would pass for the wrong reason.
     expect(run.modules.some((url) => url.includes("/node_modules/commander/"))).toBe(true);
     expect(run.modules.filter((url) => HEAVY.some((heavy) => heavy.test(url)))).toEqual([]);
+  });
+});
+
+describe("what a run declares", () => {
+  it.each([
+    [["--version"], 0, []],
+    [["--help"], 0, EVERY_COMMAND],
+    [["render", "--help"], 0, ["render"]],
+    [["help", "info"], 0, ["info"]],
+    [["render", "--fps", "25"], 2, ["render"]],
+    [["lint", "."], 0, ["lint"]],
+    [["rendr"], 2, EVERY_COMMAND],
+  ])("compose %j (exit %i) declares %j", async (args, code, commands) => {
+    const run = await loadedModules(args);
+    expect(run.code).toBe(code);
+    expect(run.modules.flatMap((url) => COMMAND_MODULE.exec(url)?.[1] ?? []).sort()).toEqual(commands);
+  });
+
+  it.each([
+    [["--version"], 0],
+    [["render", "--help"], 0],
+    [["info", "--help"], 0],
+    [["render", "--fps", "25"], 2],
+    [["render", "--variables", "{"], 2],
+    [["snapshot", "--help"], 0],
+  ])("compose %j loads no composition parser", async (args, code) => {
+    const run = await loadedModules(args);
+    expect(run.code).toBe(code);
+    expect(run.modules.some((url) => url.includes("/node_modules/commander/"))).toBe(true);
+    expect(run.modules.filter((url) => PARSER.some((parser) => parser.test(url)))).toEqual([]);
   });
 });

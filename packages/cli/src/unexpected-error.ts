@@ -1,4 +1,4 @@
-import { printable } from "@compose/core";
+import { printable } from "@compose/core/text";
 
 /**
  * An error that is our fault, not the user's, as one line with a pointer for reporting it; its

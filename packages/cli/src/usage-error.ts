@@ -1,4 +1,4 @@
-import { printable } from "@compose/core";
+import { printable } from "@compose/core/text";
 
 /**
  * A mistake in how the command was called: one line on stderr and exit code 2, and under it one

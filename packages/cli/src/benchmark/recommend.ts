@@ -1,4 +1,6 @@
-import { MAX_WORKERS, plural, type BenchmarkRecommendation, type BenchmarkRun } from "@compose/core";
+import type { BenchmarkRecommendation, BenchmarkRun } from "@compose/core";
+import { MAX_WORKERS } from "@compose/core/options";
+import { plural } from "@compose/core/text";
 
 /** One worker count's run: as `compose benchmark --json` prints it, declared in core. */
 export type { BenchmarkRun };

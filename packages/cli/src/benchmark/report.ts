@@ -1,4 +1,5 @@
-import { plural, type BenchmarkOutput } from "@compose/core";
+import type { BenchmarkOutput } from "@compose/core";
+import { plural } from "@compose/core/text";
 
 /** What the benchmark found: the shape `compose benchmark --json` prints, declared in core. */
 export type BenchmarkResult = BenchmarkOutput;

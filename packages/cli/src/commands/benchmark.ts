@@ -2,12 +2,12 @@ import type { Command } from "commander";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { MAX_WORKERS, outputExtension, RENDER_OPTIONS, type RenderOptions, plural } from "@compose/core";
+import { MAX_WORKERS, outputExtension, RENDER_OPTIONS, type RenderOptions } from "@compose/core/options";
+import { plural } from "@compose/core/text";
 import type { RenderEvent, RenderFinishedEvent, RenderStartedEvent } from "@compose/renderer";
 import { samplePeakMemory } from "../benchmark/process-memory.js";
 import { candidateWorkerCounts, recommend, type BenchmarkRun } from "../benchmark/recommend.js";
 import { formatBenchmarkJson, formatBenchmarkText, type BenchmarkResult } from "../benchmark/report.js";
-import { resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { describeDefault, flagOptions } from "../render/flag-options.js";
 import { EXIT_INTERRUPTED } from "../render/interruptible.js";
 import { renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "../render/render-flags.js";
@@ -57,8 +57,9 @@ export function registerBenchmark(program: Command): void {
     const workerCounts = parseWorkerList(flags.workers, cores);
     const base = await renderOptionsFromFlags({ fps: flags.fps, format: flags.format, quality: flags.quality });
     const settings = renderSettingsFromEnvironment(process.env);
+    // Loaded once the flags are checked, as the renderer once the composition is found: a refusal needs neither.
+    const { resolveCompositionEntry } = await import("../project/resolve-composition-entry.js");
     const entry = await resolveCompositionEntry(pathArg);
-    // Loaded here: the browser driver would slow every other command's start.
     const { render, RenderError } = await import("@compose/renderer");
 
     const controller = new AbortController();

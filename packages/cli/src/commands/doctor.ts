@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { defaultDoctorContext, runChecks } from "../doctor/checks.js";
-import { formatDoctorJson, formatDoctorText, summarize } from "../doctor/report.js";
 
 export function registerDoctor(program: Command): void {
   program
@@ -8,6 +6,10 @@ export function registerDoctor(program: Command): void {
     .description("Check the environment: Node.js, ffmpeg and its encoders, ffprobe, the browser, docker, cores, memory and disk.")
     .option("--json", "print the checks as JSON")
     .action(async (options: { json?: boolean }) => {
+      const [{ defaultDoctorContext, runChecks }, { formatDoctorJson, formatDoctorText, summarize }] = await Promise.all([
+        import("../doctor/checks.js"),
+        import("../doctor/report.js"),
+      ]);
       const checks = await runChecks(defaultDoctorContext());
       const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
       process.stdout.write(options.json ? formatDoctorJson(checks) : formatDoctorText(checks, colour));

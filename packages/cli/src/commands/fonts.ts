@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { familySlug } from "@compose/core";
+import { familySlug } from "@compose/core/text";
 import { UsageError } from "../usage-error.js";
 
 /** Runs npm in `cwd` with the terminal's output; resolves to its exit code, or the reason it could not start. */

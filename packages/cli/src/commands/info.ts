@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { describePath, type InfoFlags } from "../info/describe-path.js";
-import { formatFolderText, formatInfoText } from "../info/info-text.js";
+import type { InfoFlags } from "../info/describe-path.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 
 export function registerInfo(program: Command): void {
@@ -14,6 +13,7 @@ export function registerInfo(program: Command): void {
     .option("--page", "load the page in a browser even when its source settles the duration and the media: the media as probed and the fonts as drawn");
   // The network a render would have by default: info says what such a render does with each URL.
   addDeclaredFlags(command, "info", { network: "all" }).action(async (pathArg: string, flags: InfoFlags & { json?: boolean }) => {
+    const [{ describePath }, { formatFolderText, formatInfoText }] = await Promise.all([import("../info/describe-path.js"), import("../info/info-text.js")]);
     const { report, pageError } = await describePath(pathArg, flags);
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else process.stdout.write(report.kind === "folder" ? formatFolderText(report) : formatInfoText(report));

@@ -1,7 +1,5 @@
 import { Option, type Command } from "commander";
-import { NETWORK_MODES, type NetworkMode } from "@compose/core";
-import { formatLintJson, formatLintText } from "../terminal/lint-report.js";
-import { lintPath } from "../project/lint-entry.js";
+import { NETWORK_MODES, type NetworkMode } from "@compose/core/options";
 
 export function registerLint(program: Command): void {
   program
@@ -18,6 +16,7 @@ export function registerLint(program: Command): void {
         .default("public"),
     )
     .action(async (pathArg: string, options: { json?: boolean; network: NetworkMode }) => {
+      const [{ lintPath }, { formatLintJson, formatLintText }] = await Promise.all([import("../project/lint-entry.js"), import("../terminal/lint-report.js")]);
       // Usage errors (a missing path, a binary entry) propagate as UsageError: main prints one line, exit 2.
       const { findings, files, errors } = await lintPath(pathArg, options.network);
       process.stdout.write(options.json ? formatLintJson(findings, files) : formatLintText(findings, files));

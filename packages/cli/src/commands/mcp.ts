@@ -23,7 +23,7 @@ export function registerMcp(program: Command): void {
     .argument("[dir]", "the folder the tools' paths are relative to", ".")
     .action(async (dir: string) => {
       enter(dir);
-      // Loaded here, not at the top: the protocol's SDK would slow every other command's start.
+      // Loaded here, not at the top: declaring the command (compose --help declares them all) must not load the protocol's SDK.
       const { serveMcp } = await import("../mcp/serve-mcp.js");
       await serveMcp(program.version() ?? "");
     });

@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { listCompositions } from "../project/list-compositions.js";
-import { compositionName, resolveCompositionEntry } from "../project/resolve-composition-entry.js";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { UsageError } from "../usage-error.js";
 
@@ -19,6 +17,10 @@ function parsePort(text: string | undefined): number | undefined {
 
 /** As compose render finds the entry; a folder without index.html starts at its first composition (the page lists them all). */
 async function previewEntry(pathArg: string): Promise<{ file: string; pathIsFolder: boolean }> {
+  const [{ resolveCompositionEntry }, { listCompositions }] = await Promise.all([
+    import("../project/resolve-composition-entry.js"),
+    import("../project/list-compositions.js"),
+  ]);
   try {
     return { file: (await resolveCompositionEntry(pathArg)).file, pathIsFolder: false };
   } catch (error) {
@@ -41,10 +43,11 @@ export function registerPreview(program: Command): void {
     .action(async (pathArg: string, flags: { port?: string }) => {
       const requestedPort = parsePort(flags.port);
       const { file: entryFile, pathIsFolder } = await previewEntry(pathArg);
-      // Loaded here: the browser driver and the HTTP server behind them would slow every other command's start.
+      // Loaded here: declaring the command (compose --help declares them all) must not load the browser driver and the HTTP server behind them.
       const renderSettings = renderSettingsFromEnvironment(process.env);
       const { runtimeBundle, planMedia, framesDirectory } = await import("@compose/renderer");
       const { startPreviewServer } = await import("../preview/server.js");
+      const { compositionName } = await import("../project/resolve-composition-entry.js");
       const { renderExecutor } = await import("@compose/producer/render-executor");
       const attempts = requestedPort === undefined ? PORT_ATTEMPTS : 1;
       let server;

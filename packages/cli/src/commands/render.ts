@@ -2,10 +2,7 @@ import { Command } from "commander";
 import type { RenderEvent } from "@compose/renderer";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { renderFailureExit, untilInterrupted } from "../render/interruptible.js";
-import { writeJsonEvent } from "../render/json-events.js";
-import { prepareRender, singleRenderRequest } from "../render/prepare-render.js";
 import type { RenderFlags } from "../render/render-flags.js";
-import { createRenderReporter } from "../render/render-reporter.js";
 
 export function registerRender(program: Command): void {
   const command = program
@@ -14,6 +11,7 @@ export function registerRender(program: Command): void {
     .argument("[path]", "composition directory (its index.html) or HTML file", ".");
   // Without --network a render may load anything; serve and worker narrow it.
   addDeclaredFlags(command, "render", { network: "all" }).action(async (pathArg: string, flags: RenderFlags) => {
+    const { prepareRender, singleRenderRequest } = await import("../render/prepare-render.js");
     const prepared = await prepareRender(pathArg, flags);
     if (flags.batch !== undefined) {
       const { runBatchCommand } = await import("../batch/batch-command.js");
@@ -27,8 +25,12 @@ export function registerRender(program: Command): void {
       process.exitCode = await renderInContainer({ flags, compositionFile: request.composition, output: request.output });
       return;
     }
-    // Loaded here, not at the top: the browser driver would slow every other command's start.
-    const { render, RenderError } = await import("@compose/renderer");
+    // Loaded only for a render in this process: a refused flag, --batch and --docker do without the browser driver.
+    const [{ render, RenderError }, { writeJsonEvent }, { createRenderReporter }] = await Promise.all([
+      import("@compose/renderer"),
+      import("../render/json-events.js"),
+      import("../render/render-reporter.js"),
+    ]);
 
     const report = flags.json
       ? (event: RenderEvent) => writeJsonEvent(process.stdout, event)

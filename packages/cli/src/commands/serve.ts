@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-// Only the light config module up front: the HTTP server is loaded when `serve` runs, so the
-// other commands do not pay for starting it.
+// Only the light config module up front: the HTTP server is loaded when `serve` runs, so declaring
+// the command (for --help, or a refused flag) does not pay for it.
 import {
   BATCH_BODY_MIB_LIMITS,
   BATCH_ROW_LIMITS,
@@ -14,7 +14,7 @@ import {
   serverConfigFromFlags,
   type ServeFlags,
 } from "@compose/producer/config";
-import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core";
+import { CONCURRENT_RENDERS, MAX_WORKERS } from "@compose/core/options";
 import { renderSettingsFromEnvironment } from "../render/render-flags.js";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { limitsFromFlags, OPERATOR_NETWORK, operatorNetworkFromFlags, type SafetyFlags } from "../render/safety-flags.js";

@@ -3,8 +3,7 @@ import type { RenderEvent } from "@compose/renderer";
 import { addDeclaredFlags } from "../render/flag-options.js";
 import { renderFailureExit, untilInterrupted } from "../render/interruptible.js";
 import { DEFAULT_MOMENT_COUNT } from "../snapshot/moment-flags.js";
-import { formatSnapshotText } from "../snapshot/snapshot-text.js";
-import { takeSnapshot, type SnapshotFlags } from "../snapshot/take-snapshot.js";
+import type { SnapshotFlags } from "../snapshot/take-snapshot.js";
 import { UsageError } from "../usage-error.js";
 
 export function registerSnapshot(program: Command): void {
@@ -21,6 +20,7 @@ export function registerSnapshot(program: Command): void {
     .option("--json", "print {output, moments: [{time, frame}]} as one JSON object");
   // Without --network a snapshot may load anything, as a render may.
   addDeclaredFlags(command, "snapshot", { network: "all" }).action(async (pathArg: string, flags: SnapshotFlags & { json?: boolean }) => {
+    const [{ takeSnapshot }, { formatSnapshotText }] = await Promise.all([import("../snapshot/take-snapshot.js"), import("../snapshot/snapshot-text.js")]);
     const warn = (event: RenderEvent) => {
       if (event.type === "warning") process.stderr.write(`warning: [${event.code}] ${event.message}\n`);
     };

@@ -1,4 +1,4 @@
-import { plural } from "@compose/core";
+import { plural } from "@compose/core/text";
 import type { Command } from "commander";
 // Only the light config module up front: BullMQ and the renderer load when `worker` runs.
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, redactedUrl } from "@compose/producer/config";

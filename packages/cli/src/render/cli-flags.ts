@@ -4,7 +4,7 @@
  * is derived from them), and here the flags that are the CLI's own. ./flag-options.ts makes them
  * commander options.
  */
-import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compose/core";
+import { CONCURRENT_RENDERS, RENDER_OPTIONS, type FlagDeclaration } from "@compose/core/options";
 import { DEFAULT_LIMITS, formatMemorySize } from "@compose/renderer/limits";
 
 const RENDER_AND_CONTAINER = ["render", "container"] as const;

@@ -13,12 +13,6 @@ export function writeJsonEvent(out: NodeJS.WritableStream, event: RenderEvent, p
   out.write(`${JSON.stringify({ ...renderEventSchema.parse(event), ...place })}\n`);
 }
 
-/** Whether the command line asks `compose render` for JSON lines: usage errors are then a failed event too. */
-export function wantsJsonEvents(argv: readonly string[]): boolean {
-  const args = argv.slice(2);
-  return args[0] === "render" && args.includes("--json");
-}
-
 /** A usage error as a `failed` event with code invalid-request, for a program reading --json. */
 export function writeUsageFailure(out: NodeJS.WritableStream, message: string, details: readonly string[] = []): void {
   const problems = (details.length > 0 ? details : [message]).map((text) => ({ code: "invalid-request", message: text }));

@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { FOLDER_FORMAT, formatOfOutputPath, outputExtension, type RenderOptions } from "@compose/core";
+import { FOLDER_FORMAT, formatOfOutputPath, outputExtension, type RenderOptions } from "@compose/core/options";
 import type { RenderRequest } from "@compose/renderer";
-import { resolveCompositionEntry, type CompositionEntry } from "../project/resolve-composition-entry.js";
+import type { CompositionEntry } from "../project/resolve-composition-entry.js";
 import { UsageError } from "../usage-error.js";
 import { selectFrames, type FrameSelection } from "./frame-selection.js";
 import { optionFlag, renderOptionsFromFlags, renderSettingsFromEnvironment, type RenderFlags } from "./render-flags.js";
@@ -72,6 +72,8 @@ export async function prepareRender(pathArg: string, flags: RenderFlags): Promis
   const options = await renderOptionsFromFlags({ ...flags, format: chooseFormat(formatFlags) });
   const selection = selectFrames(flags, options.fps);
   const settings = { ...renderSettingsFromEnvironment(process.env), limits: limitsFromFlags(flags), optionName: optionFlag };
+  // Loaded once the flags are known to be good: a refused flag need not load the project's file server.
+  const { resolveCompositionEntry } = await import("../project/resolve-composition-entry.js");
   const entry = await resolveCompositionEntry(pathArg);
   return { entry, options, selection, settings };
 }

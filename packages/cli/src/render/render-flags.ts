@@ -1,7 +1,7 @@
 import { basename, dirname } from "node:path";
+import type { VariableValues } from "@compose/core";
 import {
   CONCURRENT_RENDERS,
-  createLineIndex,
   MAX_VARIABLES_DEPTH,
   parseVariableValues,
   RENDER_OPTIONS,
@@ -10,10 +10,9 @@ import {
   type RenderOptionDeclaration,
   type RenderOptionField,
   type RenderOptions,
-  type VariableValues,
-} from "@compose/core";
+} from "@compose/core/options";
+import { createLineIndex } from "@compose/core/text";
 import type { CaptureMode } from "@compose/renderer";
-import { ProjectFileError, readProjectFile } from "@compose/renderer/project";
 import { UsageError } from "../usage-error.js";
 import { flagName, flagValue, type FlagsOf } from "./flag-options.js";
 
@@ -45,6 +44,8 @@ function variableValues(text: string, source: string): VariableValues {
  * time) with its own directory as the project: the container mounts it apart from the project.
  */
 async function readVariablesFile(path: string): Promise<VariableValues> {
+  // Loaded only for this flag: the project's file server behind it costs every other refusal's start.
+  const { ProjectFileError, readProjectFile } = await import("@compose/renderer/project");
   let bytes: Buffer | undefined;
   try {
     bytes = await readProjectFile(dirname(path), basename(path), { shown: `--variables-file ${path}` });

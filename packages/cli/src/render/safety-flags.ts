@@ -1,4 +1,4 @@
-import { RENDER_OPTIONS, type NetworkMode } from "@compose/core";
+import { RENDER_OPTIONS, type NetworkMode } from "@compose/core/options";
 import { DEFAULT_LIMITS, formatMemorySize, MIN_MEMORY, parseMemorySize, type RenderLimits } from "@compose/renderer/limits";
 import { UsageError } from "../usage-error.js";
 import { flagName, type FlagsOf } from "./flag-options.js";

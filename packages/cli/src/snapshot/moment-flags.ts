@@ -1,4 +1,4 @@
-import { MAX_SNAPSHOT_MOMENTS } from "@compose/core";
+import { MAX_SNAPSHOT_MOMENTS } from "@compose/core/options";
 import { UsageError } from "../usage-error.js";
 
 /** How many moments a snapshot takes when neither --at nor --count says. */
