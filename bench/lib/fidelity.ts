@@ -30,35 +30,52 @@ export async function taggedRgbFilter(file: string, pixelFormat = "gbrp"): Promi
  * every pixel and channel of the compared frames; alpha is ignored.
  */
 export async function rgbPsnr(video: string, frames: string, fps: number, firstFrame = 0): Promise<number> {
+  return (await rgbPsnrs([video], frames, fps, firstFrame))[0]!;
+}
+
+/** rgbPsnr of each of `videos`, in one ffmpeg run that decodes the lossless frames once for all. */
+export async function rgbPsnrs(videos: string[], frames: string, fps: number, firstFrame = 0): Promise<number[]> {
   // Frames are paired by their number: webm's millisecond timestamps are not exact thirtieths.
   const byNumber = `settb=1/${fps},setpts=N`;
+  const conversions = await Promise.all(videos.map((video) => taggedRgbFilter(video)));
+  const references = videos.map((_, i) => `[r${i}]`).join("");
+  const graph = [
+    `[${videos.length}:v]${byNumber},format=gbrp,split=${videos.length}${references}`,
+    ...videos.map((_, i) => `[${i}:v]trim=start_frame=${firstFrame},${byNumber},${conversions[i]}[v${i}];[v${i}][r${i}]psnr=shortest=1`),
+  ];
   const { stderr } = await run(
     "ffmpeg",
     [
       "-hide_banner",
       "-nostats",
-      "-i",
-      video,
+      ...videos.flatMap((video) => ["-i", video]),
       "-framerate",
       String(fps),
       "-i",
       `${frames}/${SEQUENCE_FRAME_PATTERN}`,
       "-lavfi",
-      `[0:v]trim=start_frame=${firstFrame},${byNumber},${await taggedRgbFilter(video)}[a];[1:v]${byNumber},format=gbrp[b];[a][b]psnr=shortest=1`,
+      graph.join(";"),
       "-f",
       "null",
       "-",
     ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
-  const average = /PSNR .*average:(\S+)/.exec(stderr)?.[1];
-  if (average === undefined) throw new Error(`ffmpeg printed no PSNR for ${video}`);
-  return average === "inf" ? Infinity : Number(average);
+  // Each psnr filter reports as Parsed_psnr_<its place in the graph>, which follows the videos' order.
+  const averages = [...stderr.matchAll(/\[Parsed_psnr_(\d+) @ [^\]]*\] PSNR .*average:(\S+)/g)]
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .map((match) => (match[2] === "inf" ? Infinity : Number(match[2])));
+  if (averages.length !== videos.length) throw new Error(`ffmpeg printed ${averages.length} PSNRs for ${videos.length} videos: ${stderr}`);
+  return averages;
 }
 
 /** The ideal encode: the format's encoder at `quality` on the lossless frames, converted exactly. */
 export async function encodeIdeal(frames: string, format: VideoFormat, quality: QualityName, fps: number, output: string): Promise<void> {
-  const settings = { format, quality, fps, width: 0, height: 0 };
+  await encodeIdeals(frames, fps, [{ format, quality, output }]);
+}
+
+/** The ideal encode of each of `outputs`, in one ffmpeg run that decodes the lossless frames once for all. */
+export async function encodeIdeals(frames: string, fps: number, outputs: Array<{ format: VideoFormat; quality: QualityName; output: string }>): Promise<void> {
   await run("ffmpeg", [
     "-hide_banner",
     "-loglevel",
@@ -68,9 +85,9 @@ export async function encodeIdeal(frames: string, format: VideoFormat, quality: 
     String(fps),
     "-i",
     `${frames}/${SEQUENCE_FRAME_PATTERN}`,
-    "-vf",
-    colourConversion(settings, "png")!,
-    ...videoCodecArgs(settings),
-    output,
+    ...outputs.flatMap(({ format, quality, output }) => {
+      const settings = { format, quality, fps, width: 0, height: 0 };
+      return ["-vf", colourConversion(settings, "png")!, ...videoCodecArgs(settings), output];
+    }),
   ]);
 }

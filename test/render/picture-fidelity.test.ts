@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QualityName } from "@compose/core";
-import { encodeIdeal, rgbPsnr, type VideoFormat } from "../../bench/lib/fidelity.js";
-import { limited, render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import { encodeIdeals, rgbPsnrs, type VideoFormat } from "../../bench/lib/fidelity.js";
+import { limited, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
+import { renderInProcess } from "../support/render-in-process.js";
 
 const FPS = 30;
 const run = promisify(execFile);
@@ -18,7 +19,7 @@ const run = promisify(execFile);
 /** Small coloured text on a light card, scrolling: what JPEG and chroma subsampling treat worst. */
 const text = compositionHtml({
   id: "text",
-  duration: 1,
+  duration: 0.5,
   backdrop: "#f8fafc",
   css: `
     #title { position: absolute; left: 12px; top: 8px; font: bold 14px "DejaVu Sans", sans-serif; color: #b91c1c; }
@@ -28,14 +29,14 @@ const text = compositionHtml({
     i % 9 === 0 ? `<span class="tag" style="background:${["#2563eb", "#16a34a", "#9333ea", "#ea580c"][i % 4]}">tag${i}</span>` : `word${(i * 7) % 13}`,
   ).join(" ")}</div>`,
   after: `<script>
-    document.getElementById("body").animate([{ transform: "translateY(0)" }, { transform: "translateY(-20px)" }], { duration: 1000, fill: "both" });
+    document.getElementById("body").animate([{ transform: "translateY(0)" }, { transform: "translateY(-10px)" }], { duration: 500, fill: "both" });
   </script>`,
 });
 
 /** A gradient with rotating, fading boxes and a counter, like bench/motion at a small size. */
 const motion = compositionHtml({
   id: "motion",
-  duration: 1,
+  duration: 0.5,
   backdrop: "linear-gradient(120deg, #0f172a 0%, #312e81 50%, #7c3aed 100%)",
   css: `
     .box { position: absolute; width: 30px; height: 30px; border-radius: 6px; box-shadow: 0 4px 10px rgba(0,0,0,.45); }
@@ -48,7 +49,7 @@ const motion = compositionHtml({
   after: `<script>
     document.querySelectorAll(".box").forEach((box, i) => box.animate(
       [{ transform: "translateY(40px) rotate(-45deg)", opacity: 0 }, { transform: "translateY(0) rotate(90deg)", opacity: 1 }],
-      { duration: 600, delay: i * 30, fill: "both", easing: "ease-out" }));
+      { duration: 300, delay: i * 15, fill: "both", easing: "ease-out" }));
     const counter = document.getElementById("counter");
     window.__compose.onSeek?.((t) => { counter.textContent = String(Math.round(t * 1000)); });
     (function tick() { counter.textContent = String(Math.round(performance.now())); requestAnimationFrame(tick); })();
@@ -58,10 +59,10 @@ const motion = compositionHtml({
 /** A detailed video (ffmpeg's testsrc2, sharp coloured edges) under a caption. */
 const video = compositionHtml({
   id: "video",
-  duration: 1,
+  duration: 0.5,
   backdrop: "#000",
   css: `#caption { position: absolute; left: 10px; bottom: 8px; font: 12px "DejaVu Sans", sans-serif; color: #fde047; }`,
-  body: `<video src="clip.mp4" data-start="0" style="position:absolute;left:0;top:0;width:320px;height:180px"></video><div id="caption">testsrc2, 1 s</div>`,
+  body: `<video src="clip.mp4" data-start="0" style="position:absolute;left:0;top:0;width:320px;height:180px"></video><div id="caption">testsrc2, 0.5 s</div>`,
 });
 
 const COMPOSITIONS = { text, motion, video };
@@ -91,7 +92,7 @@ beforeAll(async () => {
     "-f",
     "lavfi",
     "-i",
-    "testsrc2=size=320x180:rate=30:duration=1",
+    "testsrc2=size=320x180:rate=30:duration=0.5",
     "-c:v",
     "libx264",
     "-crf",
@@ -101,29 +102,28 @@ beforeAll(async () => {
     projects.video.path("clip.mp4"),
   ]);
   const jobs = (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) => [
-    { name, args: ["--format", "png-sequence", "--output", losslessFrames(name)] },
-    ...OUTPUTS.map(({ format, quality }) => ({ name, args: ["--format", format, "--quality", quality, "--output", outputFile(name, format, quality)] })),
+    { name, output: losslessFrames(name), options: { format: "png-sequence" } },
+    ...OUTPUTS.map(({ format, quality }) => ({ name, output: outputFile(name, format, quality), options: { format, quality } })),
   ]);
   await limited(
     2,
-    jobs.map(({ name, args }) => async () => {
-      const result = await render([projects[name].dir, "--workers", "1", ...args]);
-      if (result.code !== 0) throw new Error(`render ${args.join(" ")} failed: ${result.stderr}`);
+    jobs.map(({ name, output, options }) => async () => {
+      const { error } = await renderInProcess({ composition: projects[name].path("index.html"), output, options: { ...options, workers: 1 } });
+      if (error !== undefined) throw new Error(`render ${JSON.stringify(options)} failed: ${error}`);
     }),
   );
   await limited(
     2,
-    (Object.keys(COMPOSITIONS) as Name[]).flatMap((name) =>
-      OUTPUTS.map(({ format, quality }) => async () => {
-        const ideal = join(projects[name].dir, `ideal-${quality}.${format}`);
-        await encodeIdeal(losslessFrames(name), format, quality, FPS, ideal);
-        const [ours, best] = await Promise.all([
-          rgbPsnr(outputFile(name, format, quality), losslessFrames(name), FPS),
-          rgbPsnr(ideal, losslessFrames(name), FPS),
-        ]);
-        psnr.set(`${name} ${format} ${quality}`, { ours, best });
-      }),
-    ),
+    (Object.keys(COMPOSITIONS) as Name[]).map((name) => async () => {
+      const ideals = OUTPUTS.map(({ format, quality }) => ({ format, quality, output: join(projects[name].dir, `ideal-${quality}.${format}`) }));
+      await encodeIdeals(losslessFrames(name), FPS, ideals);
+      const measured = await rgbPsnrs(
+        [...OUTPUTS.map(({ format, quality }) => outputFile(name, format, quality)), ...ideals.map(({ output }) => output)],
+        losslessFrames(name),
+        FPS,
+      );
+      OUTPUTS.forEach(({ format, quality }, i) => psnr.set(`${name} ${format} ${quality}`, { ours: measured[i]!, best: measured[OUTPUTS.length + i]! }));
+    }),
   );
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(async () => {
