@@ -127,10 +127,20 @@ const RGBA_PAM_OUT = ["-pix_fmt", "rgba", "-c:v", "pam", "-f", "image2pipe", "pi
 
 /** Frame `index` (from 0) of a video, or the image of a PNG file (index 0), as RGBA. */
 export async function decodeFrame(file: string, index = 0, options: DecodeOptions = {}): Promise<Frame> {
-  const select = `select=eq(n\\,${index})${options.asTagged ? `,${await taggedRgbFilter(file, "rgba")}` : ""}`;
-  const frames = parsePamStream(await ffmpegToBuffer([...inputArgs(file, options), "-vf", select, "-vsync", "passthrough", "-frames:v", "1", ...RGBA_PAM_OUT]));
-  if (frames.length !== 1) throw new Error(`${file} has no frame ${index}`);
-  return frames[0]!;
+  return (await decodeFrames(file, [index], options))[0]!;
+}
+
+/**
+ * Frames `indices` (from 0, in ascending order) of a video or of an image sequence pattern such as
+ * dir/frame_%06d.png, as RGBA, from one ffmpeg run.
+ */
+export async function decodeFrames(file: string, indices: readonly number[], options: DecodeOptions = {}): Promise<Frame[]> {
+  const select = `select=${indices.map((index) => `eq(n\\,${index})`).join("+")}${options.asTagged ? `,${await taggedRgbFilter(file, "rgba")}` : ""}`;
+  const frames = parsePamStream(
+    await ffmpegToBuffer([...inputArgs(file, options), "-vf", select, "-vsync", "passthrough", "-frames:v", String(indices.length), ...RGBA_PAM_OUT]),
+  );
+  if (frames.length !== indices.length) throw new Error(`${file} has no frame ${indices[frames.length]}`);
+  return frames;
 }
 
 /** Every frame of a video, or of an image sequence pattern such as dir/frame_%06d.png, as RGBA. */
