@@ -2,16 +2,18 @@
  * A video in a composition shows the source's colours: six flat clips side by side, tagged
  * BT.709 or BT.601, full or limited range, and untagged SD and HD (read as browsers read them:
  * BT.601 below 720 lines, BT.709 from there), each within 3 of the source decoded by ffmpeg with
- * its tags, in every output format, a --frame still, and compose preview in chromium.
+ * its tags, in every output format, a still (the one PNG --frame renders), and compose preview in
+ * chromium.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limited, render, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { limited, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { colourDistance, decodeFrame, pixel, type Frame } from "../support/media.js";
 import { openPreview } from "../support/preview-page.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
+import { renderInProcess } from "../support/render-in-process.js";
 import { createCacheDir } from "../support/test-media.js";
 
 const run = promisify(execFile);
@@ -26,30 +28,34 @@ interface Clip {
   tags: string[];
 }
 
+/**
+ * Every clip but the untagged HD one is 320x180: a tag decides the matrix whatever the size, so
+ * the BT.709 tags on SD clips also show that the size rule is not applied to a tagged source.
+ */
 const CLIPS: Record<string, Clip> = {
-  "HD BT.709 limited": {
-    size: "1280x720",
+  "BT.709 limited": {
+    size: "320x180",
     colour: "fc00a7",
     matrix: "bt709",
     range: "tv",
     tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"],
   },
-  "SD BT.601 limited": {
-    size: "640x360",
+  "BT.601 limited": {
+    size: "320x180",
     colour: "3a7bd5",
     matrix: "bt601",
     range: "tv",
     tags: ["-colorspace", "smpte170m", "-color_primaries", "smpte170m", "-color_trc", "smpte170m", "-color_range", "tv"],
   },
-  "HD BT.709 full": {
-    size: "1280x720",
+  "BT.709 full": {
+    size: "320x180",
     colour: "e0ac69",
     matrix: "bt709",
     range: "pc",
     tags: ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "pc"],
   },
-  "SD BT.601 full": { size: "640x360", colour: "20c040", matrix: "bt601", range: "pc", tags: ["-colorspace", "bt470bg", "-color_range", "pc"] },
-  "untagged SD": { size: "640x360", colour: "ff2000", matrix: "bt601", range: "tv", tags: [] },
+  "BT.601 full": { size: "320x180", colour: "20c040", matrix: "bt601", range: "pc", tags: ["-colorspace", "bt470bg", "-color_range", "pc"] },
+  "untagged SD": { size: "320x180", colour: "ff2000", matrix: "bt601", range: "tv", tags: [] },
   "untagged HD": { size: "1280x720", colour: "ff00f0", matrix: "bt709", range: "tv", tags: [] },
 };
 type ClipName = keyof typeof CLIPS;
@@ -61,7 +67,7 @@ const centre = (i: number) => [(i % 3) * 106 + 53, Math.floor(i / 3) * 90 + 45] 
 
 const html = compositionHtml({
   id: "clips",
-  duration: 0.5,
+  duration: 0.3,
   backdrop: "#000",
   body: NAMES.map((name, i) => {
     const [x, y] = [(i % 3) * 106, Math.floor(i / 3) * 90];
@@ -70,11 +76,12 @@ const html = compositionHtml({
 });
 
 const OUTPUTS = {
-  mp4: { args: ["--format", "mp4"], output: "out.mp4" },
-  webm: { args: ["--format", "webm"], output: "out.webm" },
-  mov: { args: ["--format", "mov"], output: "out.mov" },
-  "png-sequence": { args: ["--format", "png-sequence"], output: "frames" },
-  "--frame still": { args: ["--frame", "6"], output: "still.png" },
+  mp4: { format: "mp4", output: "out.mp4" },
+  webm: { format: "webm", output: "out.webm" },
+  mov: { format: "mov", output: "out.mov" },
+  "png-sequence": { format: "png-sequence", output: "frames" },
+  // What --frame 6 asks of the renderer.
+  "a still of frame 6": { format: "png-sequence", output: "still.png", frames: { start: 6, end: 7 }, still: true },
 } as const;
 type OutputName = keyof typeof OUTPUTS;
 
@@ -93,7 +100,7 @@ async function encodeClip(clip: Clip, file: string): Promise<void> {
     "-f",
     "lavfi",
     "-i",
-    `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=0.6,format=rgb24`,
+    `color=c=0x${clip.colour}:s=${clip.size}:r=30:d=0.4,format=rgb24`,
     "-vf",
     `scale=out_color_matrix=${clip.matrix}:out_range=${clip.range}:flags=${EXACT},format=${clip.range === "pc" ? "yuvj420p" : "yuv420p"}`,
     "-c:v",
@@ -133,16 +140,21 @@ async function sourceColour(clip: Clip, file: string): Promise<number[]> {
 beforeAll(async () => {
   project = await createProject({ "index.html": html }, { prefix: "compose-video-colours-" });
   cache = await createCacheDir();
+  // The renders run in this process: its cache, until the file ends.
+  vi.stubEnv("COMPOSE_CACHE_DIR", cache.dir);
   await Promise.all(NAMES.map((name) => encodeClip(CLIPS[name]!, project.path(fileOf(name)))));
   for (const name of NAMES) sourceColours[name] = await sourceColour(CLIPS[name]!, project.path(fileOf(name)));
   await limited(
     2,
-    (Object.keys(OUTPUTS) as OutputName[]).map((output) => async () => {
-      const result = await render([project.dir, "--workers", "1", ...OUTPUTS[output].args, "--output", project.path(OUTPUTS[output].output)], {
-        env: cache.env,
-        timeoutMs: 240_000,
+    (Object.keys(OUTPUTS) as OutputName[]).map((name) => async () => {
+      const { format, output, ...frames } = OUTPUTS[name];
+      const result = await renderInProcess({
+        composition: project.path("index.html"),
+        output: project.path(output),
+        options: { format, workers: 1 },
+        ...frames,
       });
-      if (result.code !== 0) throw new Error(`render ${output} failed${result.timedOut ? " (timed out)" : ""}: ${result.stderr}`);
+      if (result.error !== undefined) throw new Error(`render ${name} failed: ${result.error}`);
     }),
   );
   const preview = await openPreview(project.dir, { env: cache.env });
@@ -155,6 +167,7 @@ beforeAll(async () => {
   }
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await project?.remove();
   await cache?.remove();
 });
@@ -162,7 +175,7 @@ afterAll(async () => {
 async function frameOf(output: OutputName): Promise<Frame> {
   const file = project.path(OUTPUTS[output].output);
   if (output === "png-sequence") return decodeFrame(`${file}/frame_000006.png`);
-  if (output === "--frame still") return decodeFrame(file);
+  if (output === "a still of frame 6") return decodeFrame(file);
   return decodeFrame(file, 6, { asTagged: true, vp9Alpha: output === "webm" });
 }
 
