@@ -188,54 +188,73 @@ export interface AudioLevel {
 }
 
 /**
- * The level of a file's first audio stream between `start` and `end` seconds, measured with
- * ffmpeg's volumedetect. The stream is decoded from its beginning and cut with atrim, so times are
- * exact sample times even in raw AAC, which has no index to seek by.
+ * What `filter` (an audio analysis filter such as volumedetect) printed for each window [start,
+ * end] (seconds) of a file's first audio stream, in window order, from one ffmpeg run. The stream
+ * is decoded once from its beginning, split, and each copy cut with atrim, so times are exact
+ * sample times even in raw AAC, which has no index to seek by.
  */
-export async function audioLevel(file: string, start: number, end: number): Promise<AudioLevel> {
+async function windowReports(file: string, windows: ReadonlyArray<readonly [number, number]>, filter: string): Promise<string[]> {
+  const copies = windows.map((_, i) => `[w${i}]`).join("");
+  const graph = [`[0:a:0]asplit=${windows.length}${copies}`, ...windows.map(([start, end], i) => `[w${i}]atrim=start=${start}:end=${end},${filter}[m${i}]`)];
   const { stderr } = await execFileAsync("ffmpeg", [
     "-hide_banner",
     "-nostats",
     "-i",
     file,
-    "-map",
-    "0:a:0",
-    "-af",
-    `atrim=start=${start}:end=${end},volumedetect`,
+    "-filter_complex",
+    graph.join(";"),
+    ...windows.flatMap((_, i) => ["-map", `[m${i}]`]),
     "-f",
     "null",
     "-",
   ]);
-  const value = (name: string) => {
-    const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(stderr);
-    if (!match) throw new Error(`no ${name} in ffmpeg's output for ${file} [${start}, ${end}]: ${stderr}`);
-    return match[1] === "-inf" ? -Infinity : Number(match[1]);
-  };
-  return { mean: value("mean_volume"), max: value("max_volume") };
+  // Each instance prints as Parsed_<filter>_<its place in the graph>, which follows the windows' order.
+  const name = filter.split("=")[0]!;
+  const reports = new Map<number, string>();
+  for (const [, place, line] of stderr.matchAll(new RegExp(`^\\[Parsed_${name}_(\\d+) @ [^\\]]*\\] (.*)$`, "gm"))) {
+    reports.set(Number(place), `${reports.get(Number(place)) ?? ""}${line}\n`);
+  }
+  const ordered = [...reports.keys()].sort((a, b) => a - b).map((place) => reports.get(place)!);
+  if (ordered.length !== windows.length) throw new Error(`${name} reported ${ordered.length} of ${windows.length} windows of ${file}: ${stderr}`);
+  return ordered;
+}
+
+const decibels = (text: string) => (text === "-inf" ? -Infinity : Number(text));
+
+/** The level of each window [start, end] (seconds) of a file's first audio stream, measured with ffmpeg's volumedetect. */
+export async function audioLevels(file: string, windows: ReadonlyArray<readonly [number, number]>): Promise<AudioLevel[]> {
+  const reports = await windowReports(file, windows, "volumedetect");
+  return reports.map((report, i) => {
+    const value = (name: string) => {
+      const match = new RegExp(`${name}: (-?[\\d.]+|-inf) dB`).exec(report);
+      if (!match) throw new Error(`no ${name} in ffmpeg's output for ${file} [${windows[i]!.join(", ")}]: ${report}`);
+      return decibels(match[1]!);
+    };
+    return { mean: value("mean_volume"), max: value("max_volume") };
+  });
+}
+
+/** The level of a file's first audio stream between `start` and `end` seconds (audioLevels). */
+export async function audioLevel(file: string, start: number, end: number): Promise<AudioLevel> {
+  return (await audioLevels(file, [[start, end]]))[0]!;
 }
 
 /**
- * The RMS level in dBFS of each channel of a file's first audio stream between `start` and `end`
- * seconds, measured with ffmpeg's astats (cut with atrim, as audioLevel does); -Infinity for
- * digital silence.
+ * The RMS level in dBFS of each channel of a file's first audio stream in each window [start, end]
+ * (seconds), measured with ffmpeg's astats; -Infinity for digital silence.
  */
+export async function windowChannelLevels(file: string, windows: ReadonlyArray<readonly [number, number]>): Promise<number[][]> {
+  const reports = await windowReports(file, windows, "astats=measure_overall=none:measure_perchannel=RMS_level");
+  return reports.map((report, i) => {
+    const levels = [...report.matchAll(/RMS level dB: (-?[\d.]+|-inf)/g)].map((match) => decibels(match[1]!));
+    if (levels.length === 0) throw new Error(`no RMS level in ffmpeg's output for ${file} [${windows[i]!.join(", ")}]: ${report}`);
+    return levels;
+  });
+}
+
+/** Each channel's RMS level of a file's first audio stream between `start` and `end` seconds (windowChannelLevels). */
 export async function channelLevels(file: string, start: number, end: number): Promise<number[]> {
-  const { stderr } = await execFileAsync("ffmpeg", [
-    "-hide_banner",
-    "-nostats",
-    "-i",
-    file,
-    "-map",
-    "0:a:0",
-    "-af",
-    `atrim=start=${start}:end=${end},astats=measure_overall=none:measure_perchannel=RMS_level`,
-    "-f",
-    "null",
-    "-",
-  ]);
-  const levels = [...stderr.matchAll(/RMS level dB: (-?[\d.]+|-inf)/g)].map((match) => (match[1] === "-inf" ? -Infinity : Number(match[1])));
-  if (levels.length === 0) throw new Error(`no RMS level in ffmpeg's output for ${file} [${start}, ${end}]: ${stderr}`);
-  return levels;
+  return (await windowChannelLevels(file, [[start, end]]))[0]!;
 }
 
 /** Seconds of audio in a file's first audio stream, by decoding it and counting samples. */
