@@ -10,22 +10,22 @@
  * late: see the last test).
  */
 import { readdir } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { limited, RENDER_HOOK_TIMEOUT_MS } from "../support/cli.js";
 import { ffprobe, type ProbeResult } from "../support/media.js";
 import { compositionHtml } from "../support/project.js";
+import { renderInProcess, type InProcessRender } from "../support/render-in-process.js";
 import { validateRenderOptions } from "@compose/core";
 import { assembleChunks, planChunks, renderRange } from "@compose/renderer";
 import {
   audioLevel,
   audioLevels,
   channelLevels,
+  createMediaProject,
   decodedAudioSeconds,
   MEDIA_FILES,
-  renderMediaSet,
   type AudioLevel,
-  type MediaRenderSpec,
-  type MediaRenders,
+  type MediaProject,
   windowChannelLevels,
 } from "../support/test-media.js";
 
@@ -116,16 +116,16 @@ const FORMATS = {
   fadeStereoTwoWorkers: "mp4",
 } as const;
 type RenderName = keyof typeof FORMATS;
-const RENDERS: Record<RenderName, MediaRenderSpec> = {
-  mix: { file: "mix.html", output: "out/mix-frames", flags: ["--format", FORMATS.mix] },
-  videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", flags: ["--format", FORMATS.videoSound] },
-  mov: { file: "short.html", output: "out/short.mov", flags: ["--format", FORMATS.mov] },
-  webm: { file: "short.html", output: "out/short.webm", flags: ["--format", FORMATS.webm] },
-  levels: { file: "levels.html", output: "out/levels.mp4", flags: [] },
-  fade: { file: "fade.html", output: "out/fade.mp4", flags: [] },
-  fadeTwoWorkers: { file: "fade.html", output: "out/fade-w2.mp4", flags: ["--workers", "2"] },
-  fadeStereo: { file: "fade-stereo.html", output: "out/fade-stereo.mp4", flags: [] },
-  fadeStereoTwoWorkers: { file: "fade-stereo.html", output: "out/fade-stereo-w2.mp4", flags: ["--workers", "2"] },
+const RENDERS: Record<RenderName, { file: string; output: string; workers: number }> = {
+  mix: { file: "mix.html", output: "out/mix-frames", workers: 1 },
+  videoSound: { file: "video-sound.html", output: "out/video-sound.mp4", workers: 1 },
+  mov: { file: "short.html", output: "out/short.mov", workers: 1 },
+  webm: { file: "short.html", output: "out/short.webm", workers: 1 },
+  levels: { file: "levels.html", output: "out/levels.mp4", workers: 1 },
+  fade: { file: "fade.html", output: "out/fade.mp4", workers: 1 },
+  fadeTwoWorkers: { file: "fade.html", output: "out/fade-w2.mp4", workers: 2 },
+  fadeStereo: { file: "fade-stereo.html", output: "out/fade-stereo.mp4", workers: 1 },
+  fadeStereoTwoWorkers: { file: "fade-stereo.html", output: "out/fade-stereo-w2.mp4", workers: 2 },
 };
 
 /** Frames per chunk of a distributed render: its two chunks are split inside the fade (frames 9 to 18). */
@@ -136,24 +136,46 @@ async function chunkedRender(file: string, output: string): Promise<string> {
   const validated = validateRenderOptions({ format: "mp4", workers: 1 });
   if (!validated.ok) throw new Error(validated.problem.problem);
   const { options } = validated;
-  const composition = renders.project.path(file);
-  const root = renders.project.dir;
+  const composition = media.project.path(file);
+  const root = media.project.dir;
   const { plan } = await planChunks({ composition, options, chunkSize: CHUNK_SIZE, root, workDir: `${output}.chunks`, output });
   for (const index of plan.ranges.keys()) await renderRange({ composition, options, plan, root, index });
   return (await assembleChunks({ plan, root })).output;
 }
 
-let renders: MediaRenders<RenderName>;
+let media: MediaProject;
+const results = {} as Record<RenderName, InProcessRender>;
 const chunked: Partial<Record<"fade" | "fadeStereo", string>> = {};
 
 beforeAll(async () => {
-  renders = await renderMediaSet(FILES, ["colours", "tone", "stereo"], RENDERS, "compose-media-audio-");
+  media = await createMediaProject(FILES, ["colours", "tone", "stereo"], "compose-media-audio-");
+  // The renders run in this process: its cache, until the file ends.
+  vi.stubEnv("COMPOSE_CACHE_DIR", media.cache.dir);
+  await limited(
+    2,
+    (Object.keys(RENDERS) as RenderName[]).map((name) => async () => {
+      const { file, output, workers } = RENDERS[name];
+      results[name] = await renderInProcess({
+        composition: media.project.path(file),
+        output: media.project.path(output),
+        options: { format: FORMATS[name], workers },
+      });
+    }),
+  );
   chunked.fade = await chunkedRender("fade.html", "out/fade-chunked.mp4");
   chunked.fadeStereo = await chunkedRender("fade-stereo.html", "out/fade-stereo-chunked.mp4");
 }, RENDER_HOOK_TIMEOUT_MS);
-afterAll(() => renders?.remove());
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await media?.remove();
+});
 
-const outputOf = (name: RenderName) => renders.outputOf(name);
+/** The output path of a render, after checking that it succeeded without a warning. */
+function outputOf(name: RenderName): string {
+  expect(results[name].error, `${name} error`).toBeUndefined();
+  expect(results[name].warnings, `${name} warnings`).toEqual([]);
+  return media.project.path(RENDERS[name].output);
+}
 
 /** The file holding a render's audio: the output itself, or png-sequence's sidecar. */
 function audioFileOf(name: RenderName): string {
@@ -208,7 +230,7 @@ describe("mixing <audio> elements", () => {
 describe("levels as the page plays them", () => {
   /** Each channel's level in the source, over the whole of it (measured once). */
   const measuredSources: Partial<Record<"tone" | "stereo", Promise<number[]>>> = {};
-  const sourceLevels = (source: "tone" | "stereo") => (measuredSources[source] ??= channelLevels(renders.project.path(MEDIA_FILES[source]), 0, 1));
+  const sourceLevels = (source: "tone" | "stereo") => (measuredSources[source] ??= channelLevels(media.project.path(MEDIA_FILES[source]), 0, 1));
   const db = (gain: number) => 20 * Math.log10(gain);
   /** The element's volume at t, as the fade script sets it. */
   const fadeGain = (t: number) => Math.min(1, Math.max(0, (FADE_TO - t) / (FADE_TO - FADE_FROM)));

@@ -153,8 +153,14 @@ export async function generateMedia(dir: string, names: readonly MediaName[] = O
   return paths;
 }
 
+export interface CacheDir {
+  dir: string;
+  env: { COMPOSE_CACHE_DIR: string };
+  remove(): Promise<void>;
+}
+
 /** A temporary $COMPOSE_CACHE_DIR, so renders never read or fill the user's cache. */
-export async function createCacheDir(): Promise<{ dir: string; env: { COMPOSE_CACHE_DIR: string }; remove(): Promise<void> }> {
+export async function createCacheDir(): Promise<CacheDir> {
   const dir = await mkdtemp(join(tmpdir(), "compose-test-cache-"));
   return { dir, env: { COMPOSE_CACHE_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
 }
@@ -282,6 +288,28 @@ export interface MediaRenders<Name extends string> {
   remove(): Promise<void>;
 }
 
+export interface MediaProject {
+  project: TempProject;
+  /** The project's own $COMPOSE_CACHE_DIR. */
+  cache: CacheDir;
+  remove(): Promise<void>;
+}
+
+/** A project of `files` with the generated `media`, and a cache of its own for its renders. */
+export async function createMediaProject(files: Record<string, string>, media: readonly MediaName[], prefix: string): Promise<MediaProject> {
+  const project = await createProject(files, { prefix });
+  const cache = await createCacheDir();
+  await generateMedia(project.dir, media);
+  return {
+    project,
+    cache,
+    async remove() {
+      await project.remove();
+      await cache.remove();
+    },
+  };
+}
+
 /**
  * Makes a project of `files` with the generated `media`, renders each spec once (two at a time,
  * one worker each, quietly, with a cache of its own) and keeps the results for the tests.
@@ -292,9 +320,7 @@ export async function renderMediaSet<Name extends string>(
   specs: Record<Name, MediaRenderSpec>,
   prefix: string,
 ): Promise<MediaRenders<Name>> {
-  const project = await createProject(files, { prefix });
-  const cache = await createCacheDir();
-  await generateMedia(project.dir, media);
+  const { project, cache, remove } = await createMediaProject(files, media, prefix);
   const results = {} as Record<Name, CliResult>;
   const names = Object.keys(specs) as Name[];
   await limited(
@@ -312,9 +338,6 @@ export async function renderMediaSet<Name extends string>(
       expect(results[name].code, `${name} exit code`).toBe(0);
       return project.path(specs[name].output);
     },
-    async remove() {
-      await project.remove();
-      await cache.remove();
-    },
+    remove,
   };
 }
