@@ -41,31 +41,25 @@ const SHORT = compositionHtml({
   body: `<div id="box"></div>`,
 });
 
-/** A red box on nothing: transparent around it. */
+/** A red box on nothing, transparent around it, and a sound. */
 const CLEAR = compositionHtml({
   id: "clear",
   duration: 0.5,
   css: `#box { position: absolute; left: 100px; top: 60px; width: 100px; height: 60px; background: #ff0000; }`,
-  body: `<div id="box"></div>`,
-});
-
-const SOUND = compositionHtml({
-  id: "sound",
-  duration: 0.5,
-  backdrop: "#000000",
-  body: `<div style="position: absolute; left: 20px; top: 20px; width: 40px; height: 40px; background: #ffffff"></div>
+  body: `<div id="box"></div>
 <audio src="${MEDIA_FILES.tone}" data-start="0" data-duration="0.5"></audio>`,
 });
 
+/**
+ * Flags that bear on different things of a GIF (its timing, its loop count, its transparency, its
+ * sound) share a render: each check reads its own part of the file.
+ */
 const RENDERS = {
   card: { file: "card.html", output: "card.gif", args: ["--workers", "1"] },
   "card, two workers": { file: "card.html", output: "card-w2.gif", args: ["--workers", "2"] },
   "card, lossless": { file: "card.html", output: "card-frames", args: ["--format", "png-sequence", "--workers", "1"] },
-  "repeated 3 times": { file: "short.html", output: "loop3.gif", args: ["--gif-loop", "3"] },
-  "played once": { file: "short.html", output: "once.gif", args: ["--gif-loop", "-1"] },
-  "24 fps": { file: "short.html", output: "24fps.gif", args: ["--fps", "24"] },
-  transparent: { file: "clear.html", output: "clear.gif", args: [] },
-  "with audio": { file: "sound.html", output: "sound.gif", args: ["--json"] },
+  "repeated 3 times, at 24 fps": { file: "short.html", output: "loop3-24fps.gif", args: ["--gif-loop", "3", "--fps", "24"] },
+  "played once, transparent, with audio": { file: "clear.html", output: "once-clear.gif", args: ["--gif-loop", "-1", "--json"] },
 } as const;
 type RenderName = keyof typeof RENDERS;
 
@@ -92,7 +86,7 @@ const decoded = {} as Record<PlayerName, Map<string, DecodedGif>>;
 const output = (name: RenderName) => project.path(RENDERS[name].output);
 
 beforeAll(async () => {
-  project = await createProject({ "card.html": CARD, "short.html": SHORT, "clear.html": CLEAR, "sound.html": SOUND }, { prefix: "compose-gif-" });
+  project = await createProject({ "card.html": CARD, "short.html": SHORT, "clear.html": CLEAR }, { prefix: "compose-gif-" });
   await generateMedia(project.dir, ["tone"]);
   await limited(
     2,
@@ -102,9 +96,9 @@ beforeAll(async () => {
     }),
   );
   lossless = await decodeFrame(`${output("card, lossless")}/frame_${String(AT * FPS).padStart(6, "0")}.png`);
-  const short: RenderName[] = ["repeated 3 times", "played once", "transparent"];
+  const short: RenderName[] = ["repeated 3 times, at 24 fps", "played once, transparent, with audio"];
   for (const player of PLAYER_NAMES) {
-    decoded[player] = new Map([...(await decodedGifs(player, [output("card")], AT)), ...(await decodedGifs(player, short.map(output), 0.25))]);
+    decoded[player] = await decodedGifs(player, new Map([[output("card"), AT], ...short.map((name) => [output(name), 0.25] as const)]));
   }
 }, RENDER_HOOK_TIMEOUT_MS);
 afterAll(() => project?.remove());
@@ -142,8 +136,8 @@ describe("a GIF render", () => {
   });
 
   it("at 24 fps, alternates 4 and 5 hundredths and lasts exactly the composition's 0.5 s", async () => {
-    expectRendered("24 fps");
-    const { delays } = gifTiming(await readFile(output("24 fps")));
+    expectRendered("repeated 3 times, at 24 fps");
+    const { delays } = gifTiming(await readFile(output("repeated 3 times, at 24 fps")));
     expect(delays).toEqual([4, 4, 5, 4, 4, 4, 4, 4, 5, 4, 4, 4]);
     expect(delays.reduce((sum, delay) => sum + delay, 0)).toBe(50);
   });
@@ -181,30 +175,32 @@ describe("a GIF render", () => {
 
   it("carries the loop count asked for in its NETSCAPE2.0 extension: 0 (forever) by default, 3, or none to play once", async () => {
     expectRendered("card");
-    expectRendered("repeated 3 times");
-    expectRendered("played once");
+    expectRendered("repeated 3 times, at 24 fps");
+    expectRendered("played once, transparent, with audio");
     expect(gifTiming(await readFile(output("card"))).loop).toBe(0);
-    expect(gifTiming(await readFile(output("repeated 3 times"))).loop).toBe(3);
-    const once = await readFile(output("played once"));
+    expect(gifTiming(await readFile(output("repeated 3 times, at 24 fps"))).loop).toBe(3);
+    const once = await readFile(output("played once, transparent, with audio"));
     expect(gifTiming(once).loop).toBeUndefined();
     expect(once.includes("NETSCAPE2.0")).toBe(false);
   });
 
   it("is transparent where the page draws nothing, and opaque red inside the box", async () => {
-    expectRendered("transparent");
-    const frame = await decodeFrame(output("transparent"), 7);
+    expectRendered("played once, transparent, with audio");
+    const frame = await decodeFrame(output("played once, transparent, with audio"), 7);
     expect(pixel(frame, 5, 5)[3]).toBe(0);
     expect(pixel(frame, 150, 90)).toEqual([255, 0, 0, 255]);
   });
 
   it("leaves a composition's audio out, with a warning that says GIF has no sound", async () => {
-    expectRendered("with audio");
-    const events = lines(results["with audio"].stdout).map((line) => JSON.parse(line) as { type: string; code?: string; message?: string });
+    expectRendered("played once, transparent, with audio");
+    const events = lines(results["played once, transparent, with audio"].stdout).map(
+      (line) => JSON.parse(line) as { type: string; code?: string; message?: string },
+    );
     expect(events.filter((event) => event.type === "warning")).toEqual([
       { type: "warning", code: "audio-left-out", message: "the composition has audio, but gif has no sound: the output is silent" },
     ]);
     expect(events.at(-1)).toMatchObject({ type: "finished", format: "gif", frames: 15 });
-    expect((await ffprobe(output("with audio"))).streams.map((stream) => stream.codec_type)).toEqual(["video"]);
+    expect((await ffprobe(output("played once, transparent, with audio"))).streams.map((stream) => stream.codec_type)).toEqual(["video"]);
   });
 });
 
@@ -230,12 +226,12 @@ describe.each(PLAYER_NAMES)("as %s shows it", (player) => {
 
   it("repeats forever, 3 times, or not at all, as asked", () => {
     expect(gif("card").repetitionCount).toBe("Infinity");
-    expect(gif("repeated 3 times").repetitionCount).toBe("3");
-    expect(gif("played once").repetitionCount).toBe("0");
+    expect(gif("repeated 3 times, at 24 fps").repetitionCount).toBe("3");
+    expect(gif("played once, transparent, with audio").repetitionCount).toBe("0");
   });
 
   it("shows the page through where it drew nothing", () => {
-    const { shown } = gif("transparent");
+    const { shown } = gif("played once, transparent, with audio");
     const at = (x: number, y: number) => [...shown.rgba.subarray((y * shown.width + x) * 4, (y * shown.width + x) * 4 + 4)];
     expect(at(5, 5)[3]).toBe(0);
     expect(at(150, 90)).toEqual([255, 0, 0, 255]);

@@ -100,9 +100,9 @@ export type PlayedColours = Array<[number, number, number]>;
 
 /**
  * Evaluates `script` (the source of an async function of one JSON argument) in a page of `player`
- * for each file, given the file's URL and `extra`. Every file must be in one directory.
+ * for each file, given the file's URL and `extra(file)`. Every file must be in one directory.
  */
-async function inPlayer<T>(player: PlayerName, files: string[], script: string, extra: unknown[]): Promise<Map<string, T>> {
+async function inPlayer<T>(player: PlayerName, files: string[], script: string, extra: (file: string) => unknown[]): Promise<Map<string, T>> {
   const directory = dirname(files[0]!);
   const { origin, server } = await serveDirectory(directory);
   const profile = await mkdtemp(join(tmpdir(), `compose-playback-${player}-`));
@@ -112,7 +112,7 @@ async function inPlayer<T>(player: PlayerName, files: string[], script: string, 
     await page.goto(`${origin}/`);
     const found = new Map<string, T>();
     for (const file of files) {
-      found.set(file, (await page.evaluate(`(${script})(${JSON.stringify([`${origin}/${encodeURIComponent(basename(file))}`, ...extra])})`)) as T);
+      found.set(file, (await page.evaluate(`(${script})(${JSON.stringify([`${origin}/${encodeURIComponent(basename(file))}`, ...extra(file)])})`)) as T);
     }
     return found;
   } finally {
@@ -132,7 +132,7 @@ export function playedColours(
   points: ReadonlyArray<readonly [number, number]>,
   time = 0.5,
 ): Promise<Map<string, PlayedColours>> {
-  return inPlayer(player, files, READ_FRAME, [time, points]);
+  return inPlayer(player, files, READ_FRAME, () => [time, points]);
 }
 
 /**
@@ -190,12 +190,15 @@ export interface DecodedGif {
 
 type DecodedInPage = Omit<DecodedGif, "shown"> & { shown?: Omit<DecodedGif["shown"], "rgba"> & { rgba: string } };
 
-/** Each GIF as `player` shows it, and its frame at `time` seconds, which every one must last past. Every file must be in one directory. */
-export async function decodedGifs(player: PlayerName, files: string[], time: number): Promise<Map<string, DecodedGif>> {
-  const found = await inPlayer<DecodedInPage>(player, files, DECODE_GIF, [time]);
+/**
+ * Each GIF as `player` shows it, and its frame at the time `times` gives it (seconds), which it must
+ * last past. Every file must be in one directory; one browser decodes them all.
+ */
+export async function decodedGifs(player: PlayerName, times: ReadonlyMap<string, number>): Promise<Map<string, DecodedGif>> {
+  const found = await inPlayer<DecodedInPage>(player, [...times.keys()], DECODE_GIF, (file) => [times.get(file)]);
   return new Map(
     [...found].map(([file, { shown, ...gif }]) => {
-      if (!shown) throw new Error(`${file} ends before ${time} s`);
+      if (!shown) throw new Error(`${file} ends before ${times.get(file)} s`);
       return [file, { ...gif, shown: { ...shown, rgba: Buffer.from(shown.rgba, "base64") } }];
     }),
   );
