@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lines, render, RENDER_HOOK_TIMEOUT_MS, startCli, taggedProcesses } from "../support/cli.js";
+import { lines, render, RENDER_HOOK_TIMEOUT_MS, startCli, taggedProcesses, type CliResult } from "../support/cli.js";
 import { decodedFrameMd5s, ffprobe } from "../support/media.js";
 import { compositionHtml, createProject, type TempProject } from "../support/project.js";
 import { createCacheDir, generateMedia } from "../support/test-media.js";
@@ -74,6 +74,38 @@ let cache: Awaited<ReturnType<typeof createCacheDir>>;
 const runIn = (where: TempProject, args: string[], timeoutMs?: number) =>
   render([where.dir, "--quality", "draft", ...args], { cwd: where.dir, env: cache.env, ...(timeoutMs ? { timeoutMs } : {}) });
 const run = (args: string[], timeoutMs?: number) => runIn(project, args, timeoutMs);
+
+interface WatchedRun {
+  result: CliResult;
+  /** The browsers' main processes (no --type=) seen while it ran. */
+  browsers: Set<number>;
+  /** The compose processes seen while it ran, each with its parent. */
+  composes: Map<number, number>;
+}
+
+/**
+ * `runIn`, looking at the processes the run starts while it runs: every 100 ms, as a browser or a
+ * compose of a row's own would live for the row, many times longer.
+ */
+async function watchedRunIn(where: TempProject, args: string[]): Promise<WatchedRun> {
+  const run = startCli(["render", where.dir, "--quality", "draft", ...args], { cwd: where.dir, env: cache.env });
+  const browsers = new Set<number>();
+  const composes = new Map<number, number>();
+  let ended = false;
+  const watching = (async () => {
+    while (!ended) {
+      for (const info of taggedProcesses(run.tag)) {
+        if (/chromium/.test(info.cmdline) && !info.cmdline.includes("--type=")) browsers.add(info.pid);
+        if (info.cmdline.includes("compose.js")) composes.set(info.pid, info.ppid);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const result = await run.result;
+  ended = true;
+  await watching;
+  return { result, browsers, composes };
+}
 
 beforeAll(async () => {
   project = await createProject({ "index.html": CARD });
@@ -161,58 +193,45 @@ describe("compose render --batch", () => {
     expect(lines(result.stderr)).toContainEqual(expect.stringMatching(/^ {2}row 2: \[(missing-asset|media-error)\] /));
   });
 
-  it("with --resume, renders only the rows whose inputs changed", async () => {
+  describe("three rows, one at a time, with --resume", () => {
     const rows = [{ title: "R1" }, { title: "R2" }, { title: "R3" }];
-    await writeFile(plain.path("resume.json"), JSON.stringify(rows));
-    const args = ["--batch", "resume.json", "--resume", "-o", "resume/{index}.mp4"];
-    expect((await runIn(plain, args)).code).toBe(0);
-    const again = await runIn(plain, args);
-    expect(again.code).toBe(0);
-    expect(lines(again.stdout).filter((line) => line.endsWith("already made from the same inputs, skipped"))).toHaveLength(3);
-    await writeFile(plain.path("resume.json"), JSON.stringify([rows[0], { title: "R2, changed" }, rows[2]]));
-    const changedRow = await runIn(plain, args);
-    expect(
-      lines(changedRow.stdout)
-        .filter((line) => line.endsWith("skipped"))
-        .map((line) => line.split(":")[0]),
-    ).toEqual(["row 1", "row 3"]);
-    // A project file changed: every row is made again.
-    await writeFile(plain.path("extra.css"), "p { color: red; }");
-    const changedProject = await runIn(plain, args);
-    expect(lines(changedProject.stdout).filter((line) => line.endsWith("skipped"))).toEqual([]);
-    expect(lines(changedProject.stdout).filter((line) => /^row \d: resume\/\d\.mp4 \(/.test(line))).toHaveLength(3);
-  }, 120_000);
+    const args = ["--batch", "resume.json", "--resume", "-o", "resume/{index}.mp4", "--batch-concurrency", "1"];
+    // The first run serves both tests: what it started, and what the runs after it skip.
+    let first: WatchedRun;
+    beforeAll(async () => {
+      await writeFile(plain.path("resume.json"), JSON.stringify(rows));
+      first = await watchedRunIn(plain, args);
+    }, RENDER_HOOK_TIMEOUT_MS);
 
-  it("renders its rows in one process and one browser, not one of each a row", async () => {
-    await writeFile(plain.path("shared.json"), JSON.stringify(Array.from({ length: 4 }, (_, index) => ({ title: `B${index}` }))));
-    const batch = startCli(["render", plain.dir, "--quality", "draft", "--batch", "shared.json", "--batch-concurrency", "1", "-o", "shared/{index}.mp4"], {
-      cwd: plain.dir,
-      env: cache.env,
+    it("renders its rows in one process and one browser, not one of each a row", () => {
+      expect(first.result.code, first.result.stderr).toBe(0);
+      expect(lines(first.result.stdout).filter((line) => /^row \d: /.test(line))).toHaveLength(3);
+      // A browser that could not be handed back in time (a very busy machine) is closed and another launched; one a row would show three.
+      expect(first.browsers.size).toBeGreaterThan(0);
+      expect(first.browsers.size).toBeLessThanOrEqual(2);
+      // A child it spawns shows the parent's command line until it execs (ffmpeg, the browser): not a compose of its own.
+      expect([...first.composes].filter(([, parent]) => !first.composes.has(parent))).toHaveLength(1);
     });
-    // The browsers' main processes (no --type=) seen while the batch runs: one launch a row would show four.
-    const browsers = new Set<number>();
-    const nodes = new Map<number, number>();
-    let ended = false;
-    const watching = (async () => {
-      while (!ended) {
-        for (const info of taggedProcesses(batch.tag)) {
-          if (/chromium/.test(info.cmdline) && !info.cmdline.includes("--type=")) browsers.add(info.pid);
-          if (info.cmdline.includes("compose.js")) nodes.set(info.pid, info.ppid);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
-    const result = await batch.result;
-    ended = true;
-    await watching;
-    expect(result.code, result.stderr).toBe(0);
-    expect(lines(result.stdout).filter((line) => /^row \d: /.test(line))).toHaveLength(4);
-    // A browser that could not be handed back in time (a very busy machine) is closed and another launched.
-    expect(browsers.size).toBeGreaterThan(0);
-    expect(browsers.size).toBeLessThanOrEqual(2);
-    // A child it spawns shows the parent's command line until it execs (ffmpeg, the browser): not a compose of its own.
-    expect([...nodes].filter(([, parent]) => !nodes.has(parent))).toHaveLength(1);
-  }, 120_000);
+
+    it("renders only the rows whose inputs changed", async () => {
+      expect(first.result.code, first.result.stderr).toBe(0);
+      const again = await runIn(plain, args);
+      expect(again.code).toBe(0);
+      expect(lines(again.stdout).filter((line) => line.endsWith("already made from the same inputs, skipped"))).toHaveLength(3);
+      await writeFile(plain.path("resume.json"), JSON.stringify([rows[0], { title: "R2, changed" }, rows[2]]));
+      const changedRow = await runIn(plain, args);
+      expect(
+        lines(changedRow.stdout)
+          .filter((line) => line.endsWith("skipped"))
+          .map((line) => line.split(":")[0]),
+      ).toEqual(["row 1", "row 3"]);
+      // A project file changed: every row is made again.
+      await writeFile(plain.path("extra.css"), "p { color: red; }");
+      const changedProject = await runIn(plain, args);
+      expect(lines(changedProject.stdout).filter((line) => line.endsWith("skipped"))).toEqual([]);
+      expect(lines(changedProject.stdout).filter((line) => /^row \d: resume\/\d\.mp4 \(/.test(line))).toHaveLength(3);
+    }, 120_000);
+  });
 
   it("a stop leaves the finished rows whole and no partial file", async () => {
     await writeFile(project.path("stop.json"), JSON.stringify(Array.from({ length: 6 }, (_, index) => ({ title: `S${index}`, length: 1 }))));
