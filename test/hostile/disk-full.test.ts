@@ -71,7 +71,14 @@ beforeAll(async () => {
 }, RENDER_HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
-  for (const dir of mounted) execFileSync("umount", [dir]);
+  for (const dir of mounted) {
+    try {
+      execFileSync("umount", [dir], { stdio: "ignore" });
+    } catch {
+      // Still in use (a render a failed test left writing there): detached now, freed once its files close.
+      execFileSync("umount", ["--lazy", dir]);
+    }
+  }
   await server?.close();
   await readOnlyServer?.close();
   await nearlyFullServer?.close();
