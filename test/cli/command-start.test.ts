@@ -5,9 +5,12 @@
  * `compose init` would otherwise pay on every start. Nor does a run declare the commands it does not
  * name (`--version` declares none, `compose --help` all, which it lists), and a command's help or a
  * refused flag loads the option table without the composition parser behind the rest of core.
+ * `compose` runs a bundle: what a run loaded is the sources of the chunks it loaded, as the
+ * bundle's metafile lists them.
  */
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_BIN, startNode } from "../support/cli.js";
 import { compositionHtml, createProject, REPO_ROOT, type TempProject } from "../support/project.js";
@@ -36,12 +39,24 @@ beforeAll(async () => {
 });
 afterAll(() => project?.remove());
 
+const CLI_DIR = join(REPO_ROOT, "packages/cli");
+const BUNDLE_META = JSON.parse(readFileSync(join(CLI_DIR, "dist/bundle/meta.json"), "utf8")) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
+
+/** A loaded module's sources: a chunk's, by the metafile (whose paths are the CLI package's), or the module itself. */
+function sourcesOf(url: string): string[] {
+  const chunk = url.startsWith("file:") ? BUNDLE_META.outputs[fileURLToPath(url).slice(CLI_DIR.length + 1)] : undefined;
+  if (chunk === undefined) return [url];
+  return Object.keys(chunk.inputs).map((input) => pathToFileURL(resolve(CLI_DIR, input)).href);
+}
+
 async function loadedModules(args: string[]): Promise<{ code: number | null; modules: string[] }> {
   const result = await startNode(["--import", REGISTER, CLI_BIN, ...args], { cwd: project.dir }).result;
   const modules = result.stderr
     .split("\n")
     .filter((line) => line.startsWith("loaded "))
-    .map((line) => line.slice("loaded ".length));
+    .flatMap((line) => sourcesOf(line.slice("loaded ".length)));
   return { code: result.code, modules };
 }
 

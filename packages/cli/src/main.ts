@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { readFileSync } from "node:fs";
+import { CLI_VERSION } from "./package-dir.js";
 import { stopWhenStdoutReaderGoes } from "./render/interruptible.js";
 
 stopWhenStdoutReaderGoes();
@@ -46,11 +46,9 @@ const args = process.argv.slice(2);
 /** A program that asked `compose render` for JSON lines reads every refusal as a failed event on stdout too. */
 const writeUsageFailure = args[0] === "render" && args.includes("--json") ? (await import("./render/json-events.js")).writeUsageFailure : undefined;
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
-
 const program = new Command("compose")
   .description("Render HTML video compositions to video files.")
-  .version(version, "-v, --version")
+  .version(CLI_VERSION, "-v, --version")
   // Subcommands copy these settings when they are created, so they come first.
   .exitOverride((err) => {
     // Usage errors exit 2; --help and --version exit 0.

@@ -57,8 +57,8 @@ const FIXTURES: Record<string, string | Buffer> = {
 };
 
 beforeAll(async () => {
-  if (!existsSync(BIN.replace(/bin\/compose\.js$/, "dist/main.js"))) {
-    throw new Error("the CLI is not built: run npx tsc -b packages/core packages/cli first");
+  if (!existsSync(BIN.replace(/bin\/compose\.js$/, "dist/bundle/main.js"))) {
+    throw new Error("the CLI is not built: run npm run build first");
   }
   dir = await mkdtemp(join(tmpdir(), "compose-lint-"));
   for (const [path, content] of Object.entries(FIXTURES)) {

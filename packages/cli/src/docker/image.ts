@@ -1,20 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { firstLine, runTool } from "../doctor/run-tool.js";
+import { CLI_VERSION, cliPackageFile } from "../package-dir.js";
 import { IMAGE_NAME, PINNED_LABEL, versionLabel, versionsOfLabels, type ImageVersions } from "./image-versions.js";
 
-/** The CLI's version, as `compose --version` prints it. */
-export function cliVersion(): string {
-  // This file is dist/docker/image.js (src/docker/image.ts in tests): the package is two levels up.
-  const manifest = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(manifest) as { version: string }).version;
-}
-
-/** The repository this CLI runs from (packages/cli/dist/docker -> the root), where the Dockerfile is. */
+/** The repository this CLI runs from (packages/cli -> the root), where the Dockerfile is. */
 export function repositoryRoot(): string {
-  return fileURLToPath(new URL("../../../../", import.meta.url)).replace(/[\\/]$/, "");
+  return cliPackageFile("..", "..");
 }
 
 /**
@@ -77,6 +70,6 @@ export async function listImages(): Promise<LocalImage[]> {
  * The image `compose render --docker` uses without --image: one built from the Dockerfile's pins
  * for this version of compose and this lock file. Undefined when the engine has none.
  */
-export function pinnedImageOf(images: LocalImage[], version: string = cliVersion(), lock: string | undefined = lockDigest()): LocalImage | undefined {
+export function pinnedImageOf(images: LocalImage[], version: string = CLI_VERSION, lock: string | undefined = lockDigest()): LocalImage | undefined {
   return images.find((image) => image.pinned && image.versions?.version === version && (lock === undefined || image.versions.lock === lock));
 }

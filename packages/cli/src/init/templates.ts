@@ -1,13 +1,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cliPackageFile } from "../package-dir.js";
 import { UsageError } from "../usage-error.js";
 
-/**
- * The templates ship in the CLI package's templates/ folder, read at run time: this module sits
- * two levels below the package (src/init/ and dist/init/ alike).
- */
-const TEMPLATES_DIR = fileURLToPath(new URL("../../templates/", import.meta.url));
+/** The templates ship in the CLI package's templates/ folder, read at run time. */
+const TEMPLATES_DIR = cliPackageFile("templates");
 
 /** The notes for coding agents that every project gets: one text, kept beside the templates. */
 export const AGENTS_FILE = join(TEMPLATES_DIR, "AGENTS.md");

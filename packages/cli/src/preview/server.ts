@@ -1,12 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, extname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FRAME_RATES, FRAME_SCRIPT_ATTRIBUTE, injectFirstScript, runtimeScripts } from "@compose/core";
 import type { JobExecutor } from "@compose/producer";
 import { createHttpApp, HttpError, openEventStream, sendOpenedFile, type EventStream, type FastifyReply, type FastifyRequest } from "@compose/producer/http";
 import type { MediaPlanRequest } from "@compose/renderer";
 import { createRoutedWeb, MAX_PROJECT_FILE_BYTES, openServedFile, readOpenedFile, type ProjectFile } from "@compose/renderer/project";
+import { cliPackageFile } from "../package-dir.js";
 import { cacheable, sendCacheable, sendRevalidated, type Cacheable } from "./http-cache.js";
 import { isInstanceValues, isPlainObject } from "./instance-values.js";
 import { listCompositions } from "../project/list-compositions.js";
@@ -17,9 +17,9 @@ import { watchProject, type ProjectWatcher } from "./watch-project.js";
 
 /** The preview page's own files: its HTML and CSS as written, its script as bundled from the page's modules. */
 const APP_FILES: Record<string, string> = {
-  "index.html": fileURLToPath(new URL("../../src/preview/page/index.html", import.meta.url)),
-  "preview.css": fileURLToPath(new URL("../../src/preview/page/preview.css", import.meta.url)),
-  "preview.js": fileURLToPath(new URL("./page/preview.js", import.meta.url)),
+  "index.html": cliPackageFile("src/preview/page/index.html"),
+  "preview.css": cliPackageFile("src/preview/page/preview.css"),
+  "preview.js": cliPackageFile("dist/preview/page/preview.js"),
 };
 /** Everything the preview itself serves lives under this prefix; the rest is the project. */
 export const PREVIEW_PREFIX = "/__compose/";

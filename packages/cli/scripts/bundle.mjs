@@ -1,0 +1,35 @@
+// Bundles what the build made: the preview page into one script for the browser, and the CLI into
+// dist/bundle/ (bin/compose.js starts dist/bundle/main.js). A command is its own chunk, loaded when
+// it runs, so a start reads a few files instead of about 600 modules: about a third of a second of
+// CPU less on every `compose` run. dist/bundle/meta.json says which sources each chunk holds.
+import { writeFileSync } from "node:fs";
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["src/preview/page/main.ts"],
+  bundle: true,
+  format: "iife",
+  target: ["chrome120", "firefox115"],
+  outfile: "dist/preview/page/preview.js",
+  logLevel: "warning",
+});
+
+const cli = await build({
+  entryPoints: ["dist/main.js"],
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outdir: "dist/bundle",
+  // Loaded from node_modules as they are: a native module, a WebAssembly decoder that reads its own
+  // file, the Redis backend's packages (read only by a distributed server), and ws's optional
+  // native helpers.
+  external: ["better-sqlite3", "wawoff2", "bullmq", "ioredis", "bufferutil", "utf-8-validate"],
+  // The CommonJS packages inside call require() for Node's own modules.
+  banner: { js: 'import { createRequire as __composeRequire } from "node:module"; const require = __composeRequire(import.meta.url);' },
+  sourcemap: "linked",
+  metafile: true,
+  logLevel: "warning",
+});
+writeFileSync("dist/bundle/meta.json", JSON.stringify(cli.metafile));
