@@ -3,7 +3,7 @@
  * and a `compose worker`: the chunks capture the frames the plan task planned, whatever the
  * composition says by the time they run, and a stored plan changed after it was made is refused.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { render } from "@compose/renderer";
 import { validateRenderOptions } from "@compose/core";
@@ -18,6 +18,15 @@ if (!REDIS_SERVER) console.warn("SKIPPED: the distributed queue tests need redis
 
 /** crossing is 30 frames: chunks 0-19 and 20-29. */
 const CHUNK_SIZE = "20";
+
+/**
+ * Replaces a file whole, as an editor saves (written beside it, then renamed over it): the first
+ * chunk may still be reading it, and reads one version or the other, never a half-written file.
+ */
+async function replaceFile(file: string, text: string): Promise<void> {
+  await writeFile(`${file}.new`, text);
+  await rename(`${file}.new`, file);
+}
 
 describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
   let cluster: SmallCluster | undefined;
@@ -50,7 +59,7 @@ describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
     // One worker, one task at a time: the second chunk loads the composition after this.
     await worker.waitFor((line) => line.verb === "started" && line.id === `${id}.chunk.0`);
     const file = join(projectsDir, "shrinking", "index.html");
-    await writeFile(file, (await readFile(file, "utf8")).replace('data-duration="1"', 'data-duration="0.5"'));
+    await replaceFile(file, (await readFile(file, "utf8")).replace('data-duration="1"', 'data-duration="0.5"'));
 
     const events = await stream.ended;
     expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("finished");
@@ -68,7 +77,7 @@ describe.skipIf(!REDIS_SERVER)("a chunked render is one plan", () => {
     const id = (await stream.next("running")).data.requestId as string;
     await worker.waitFor((line) => line.verb === "started" && line.id === `${id}.chunk.0`);
     const plan = join(outputsDir, ".compose-chunks", id, "plan.json");
-    await writeFile(plan, (await readFile(plan, "utf8")).replace(/"jpegQuality":\d+/, '"jpegQuality":10'));
+    await replaceFile(plan, (await readFile(plan, "utf8")).replace(/"jpegQuality":\d+/, '"jpegQuality":10'));
 
     const events = await stream.ended;
     expect(events.at(-1)!.event, JSON.stringify(events.slice(-2))).toBe("failed");
