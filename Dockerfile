@@ -114,7 +114,9 @@ RUN --mount=type=secret,id=ca-certificates,target=/run/secrets/ca-certificates s
     npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY packages packages
-RUN npm run --silent build
+# The bundles only (the page runtime, the player, the CLI), from the TypeScript sources: the image
+# runs the CLI's bundle and needs none of tsc's output, and the tree is type-checked by the tests.
+RUN npm run --silent bundle
 
 # ---------------------------------------------------------------------------------------------
 # The renderer's system: Node.js, the browser, ffmpeg, fonts, and the project built above.

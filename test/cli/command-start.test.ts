@@ -21,15 +21,15 @@ const REGISTER = `data:text/javascript,import{register}from"node:module";registe
 /** What only rendering, serving or decoding fonts needs. */
 const HEAVY = [
   /\/node_modules\/(puppeteer-core|playwright-core|@puppeteer\/browsers|wawoff2|ioredis|bullmq)\//,
-  /\/packages\/renderer\/dist\/index\.js$/,
-  /\/packages\/producer\/dist\/index\.js$/,
+  /\/packages\/renderer\/src\/index\.ts$/,
+  /\/packages\/producer\/src\/index\.ts$/,
 ];
 
-/** A command's own module, which declares it: `render` of .../commands/render.js. */
-const COMMAND_MODULE = /\/packages\/cli\/dist\/commands\/([a-z]+)\.js$/;
+/** A command's own module, which declares it: `render` of .../commands/render.ts. */
+const COMMAND_MODULE = /\/packages\/cli\/src\/commands\/([a-z]+)\.ts$/;
 
 /** What reading a composition needs and reading flags does not: the HTML parser, and core's index, which loads it. */
-const PARSER = [/\/node_modules\/parse5\//, /\/packages\/core\/dist\/index\.js$/];
+const PARSER = [/\/node_modules\/parse5\//, /\/packages\/core\/src\/index\.ts$/];
 
 const EVERY_COMMAND = ["benchmark", "docker", "doctor", "fonts", "info", "init", "lint", "mcp", "preview", "render", "serve", "snapshot", "worker"];
 

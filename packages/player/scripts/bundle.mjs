@@ -6,7 +6,8 @@ import { createRequire } from "node:module";
 import { build } from "esbuild";
 
 const runtime = readFileSync(createRequire(import.meta.url).resolve("@compose/runtime/runtime.iife.js"), "utf8");
-const common = { bundle: true, format: "esm", target: ["chrome120", "firefox115"], logLevel: "warning", legalComments: "none" };
+// "source": the workspace's packages from their TypeScript sources (their exports' condition), not tsc's output.
+const common = { bundle: true, format: "esm", target: ["chrome120", "firefox115"], conditions: ["source"], logLevel: "warning", legalComments: "none" };
 
 await build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/compose-player.js", define: { __COMPOSE_RUNTIME__: JSON.stringify(runtime) } });
 await build({ ...common, entryPoints: ["src/core.ts"], outfile: "dist/player-core.js" });
