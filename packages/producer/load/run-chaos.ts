@@ -57,15 +57,21 @@ const page = (id: string, options: { width?: number; duration?: number; after?: 
 ${options.after ?? ""}</body></html>
 `;
 
+/** A failure's code, and text its message holds. */
+interface Cause {
+  code: string;
+  message?: string;
+}
+
 interface Probe {
   composition: string;
   /** The request body beyond the composition and the usual options. */
   body?: Record<string, unknown>;
-  /** The terminal event expected: finished, or failed with this code (and text in its message); `status` for a refusal at submission (whose message has no `without`). */
-  expect:
-    | { event: "finished"; warning?: string }
-    | { event: "failed"; code: string; message?: string; or?: { code: string; message?: string } }
-    | { status: number; code: string; without?: string };
+  /**
+   * The terminal event expected: finished, or failed with this code (and text in its message), or
+   * else failed with the cause `or` names; `status` for a refusal at submission (whose message has no `without`).
+   */
+  expect: { event: "finished"; warning?: string; or?: Cause } | ({ event: "failed"; or?: Cause } & Cause) | { status: number; code: string; without?: string };
 }
 
 /** Sub-compositions nested this deep: the document's whole tree was once too deep for the browser's protocol (CBOR). */
@@ -232,7 +238,12 @@ function probes(servicePort: number): Record<string, Probe & { html?: string }> 
       ),
       expect: { event: "failed", code: "limit-exceeded", message: "raise the limit with --max-memory" },
     },
-    [`sub-compositions ${NESTED_LEVELS} deep`]: { composition: "nested", expect: { event: "finished" } },
+    // Its 29 documents load one inside the other: beside 22 other requests on a busy machine that
+    // can take longer than the short ready timeout, which is a right end too (a protocol error is not).
+    [`sub-compositions ${NESTED_LEVELS} deep`]: {
+      composition: "nested",
+      expect: { event: "finished", or: { code: "not-ready", message: "did not become ready within" } },
+    },
     "a body nested 3,000 deep": { composition: "good", body: { metadata: nested(3000) }, expect: { status: 400, code: "invalid-json" } },
     "a misspelt path through a link out": {
       composition: "linked-out/secret-projec",
@@ -324,11 +335,12 @@ async function send(base: string, kind: string, probe: Probe): Promise<Outcome> 
       ? `failed ${last.data.code}: ${last.data.message}`
       : `${last?.event}${warnings.length ? ` (warnings: ${warnings.join(", ")})` : ""}`;
   const expected = probe.expect;
+  const failedWith = (cause: Cause | undefined) =>
+    cause !== undefined && last?.event === "failed" && last.data.code === cause.code && String(last.data.message).includes(cause.message ?? "");
   const ok =
     expected.event === "finished"
-      ? last?.event === "finished" && (!expected.warning || warnings.includes(expected.warning))
-      : last?.event === "failed" &&
-        [expected, expected.or].some((cause) => cause && last.data.code === cause.code && String(last.data.message).includes(cause.message ?? ""));
+      ? (last?.event === "finished" && (!expected.warning || warnings.includes(expected.warning))) || failedWith(expected.or)
+      : failedWith(expected) || failedWith(expected.or);
   return { kind, ok, ms: Date.now() - started, got };
 }
 
@@ -565,9 +577,9 @@ async function main(): Promise<void> {
     const wanted =
       "status" in expected
         ? `${expected.status} ${expected.code}`
-        : expected.event === "failed"
-          ? [expected.code, expected.or?.code].filter(Boolean).join(" or ")
-          : `finished${expected.warning ? ` + ${expected.warning}` : ""}`;
+        : [expected.event === "failed" ? expected.code : `finished${expected.warning ? ` + ${expected.warning}` : ""}`, expected.or?.code]
+            .filter(Boolean)
+            .join(" or ");
     console.log(
       `  ${kind.padEnd(44)} ${mine.filter((outcome) => outcome.ok).length}/${mine.length} ${wanted.padEnd(32)} ended after p50 ${seconds(percentile(times, 50))}, max ${seconds(Math.max(...times))}`,
     );
