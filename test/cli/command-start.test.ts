@@ -8,7 +8,7 @@
  * `compose` runs a bundle: what a run loaded is the sources of the chunks it loaded, as the
  * bundle's metafile lists them.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +61,11 @@ async function loadedModules(args: string[]): Promise<{ code: number | null; mod
 }
 
 describe("a command's start", () => {
+  it("runs a bundle that holds the last build's chunks only", () => {
+    const built = Object.keys(BUNDLE_META.outputs).map((output) => output.slice("dist/bundle/".length));
+    expect(readdirSync(join(CLI_DIR, "dist/bundle")).sort()).toEqual([...built, "meta.json"].sort());
+  });
+
   it.each([
     [["--version"], 0],
     [["--help"], 0],

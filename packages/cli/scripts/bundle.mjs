@@ -4,7 +4,7 @@
 // `compose render`. dist/bundle/meta.json says which sources each chunk holds. Both are made from
 // the TypeScript sources, not from tsc's output, so the container image builds them without
 // type-checking the tree (npm test does that).
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 /** The workspace's packages from their TypeScript sources: each export's "source" condition. */
@@ -20,6 +20,8 @@ await build({
   logLevel: "warning",
 });
 
+// Chunks are named by their content: without this, every build after a change would leave the last one's beside it.
+rmSync("dist/bundle", { recursive: true, force: true });
 const cli = await build({
   entryPoints: ["src/main.ts"],
   bundle: true,
